@@ -1,0 +1,47 @@
+#pragma once
+// Errors: distopo::Error carries a standard MPI error class and a message that
+// says what was wrong and on which rank. Collective calls agree on errors so
+// that every rank throws the same class and nobody waits forever.
+#include <mpi.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace distopo {
+
+class Error : public std::runtime_error {
+ public:
+  Error(int error_class, const std::string& message);
+  // One of MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_TOPOLOGY, MPI_ERR_COMM, ...
+  [[nodiscard]] int error_class() const noexcept { return error_class_; }
+
+ private:
+  int error_class_;
+};
+
+// Throws Error with the class and text MPI gives for a failed call.
+void check_mpi(int rc, const char* call);
+
+// An error seen by one rank before the ranks agreed on it.
+struct LocalError {
+  int error_class = MPI_SUCCESS;
+  std::string message;
+};
+
+// Collective: if any rank of `comm` has an error, every rank throws the error of
+// the lowest such rank (class and message broadcast from it). One allreduce of
+// one int on success.
+void agree_on_error(MPI_Comm comm, const std::optional<LocalError>& local);
+
+// Encoding used when the error flag rides on an allreduce that does other work:
+// MPI_MAX over flag(rank) picks the lowest failing rank; 0 means no error.
+inline int error_flag(const std::optional<LocalError>& local, int rank, int size) {
+  return local ? size - rank : 0;
+}
+
+// Second half of an agreement whose flag was reduced elsewhere: if the reduced
+// flag names a failing rank, broadcast its error and throw it on every rank.
+void throw_agreed_error(MPI_Comm comm, int reduced_flag, const std::optional<LocalError>& local);
+
+}  // namespace distopo

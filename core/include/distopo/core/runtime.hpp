@@ -1,0 +1,18 @@
+#pragma once
+// Library lifetime. The first distopo call initializes what the library needs:
+// the attribute keyval of the topology record and, unless the application did
+// so itself, Kokkos. At MPI_Finalize (an attribute on MPI_COMM_SELF, deleted
+// first by MPI_Finalize) the library releases exactly what it started.
+namespace distopo {
+
+// Idempotent; call at the top of every public entry point that needs the
+// runtime. Requires MPI to be initialized.
+void ensure_runtime();
+
+// True if distopo (not the application) initialized Kokkos.
+bool runtime_owns_kokkos() noexcept;
+
+// The keyval under which topology records are cached on communicators.
+int topology_keyval();
+
+}  // namespace distopo

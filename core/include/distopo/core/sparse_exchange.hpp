@@ -1,0 +1,96 @@
+#pragma once
+// Sparse data exchange with the NBX algorithm (Hoefler, Siebert, Lumsdaine,
+// PPoPP'10): every rank knows whom it sends to, nobody knows who sends to it.
+// Synchronous sends + probe loop + a non-blocking agreement that starts once
+// all of this rank's sends were matched. O(peers) messages, O(log P)
+// agreement, and no array of size P anywhere.
+//
+// Run it on a private communicator (see duplicate()): the probe matches any
+// source, so a user's message on a shared communicator could be taken for ours.
+// Back-to-back exchanges on one communicator need different tags: a rank whose
+// agreement completes first may send its next-round message while a peer is
+// still draining this round. No rank gets two rounds ahead (that needs every
+// rank in the next agreement), so alternating two tags is enough.
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+namespace distopo {
+
+template <class T>
+struct OutgoingMessage {
+  int destination;
+  std::span<const T> payload;  // at most INT_MAX elements
+};
+
+namespace detail {
+struct RawMessage {
+  int destination;
+  const void* data;
+  int count;
+};
+// Returns where a message of `count` elements from `source` is to be received.
+using PlaceFn = std::function<void*(int source, int count)>;
+// Called once the message is in place.
+using DoneFn = std::function<void(int source, int count, const void* data)>;
+
+void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
+                         const PlaceFn& place, const DoneFn& done, std::span<int> agreement_max, int tag);
+
+template <class T>
+std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoing) {
+  std::vector<RawMessage> raw;
+  raw.reserve(outgoing.size());
+  for (const auto& message : outgoing) {
+    raw.push_back({message.destination, message.payload.data(), static_cast<int>(message.payload.size())});
+  }
+  return raw;
+}
+}  // namespace detail
+
+// Collective over `comm`. Sends every outgoing message and receives every
+// message addressed to this rank, a message to itself included (copied locally,
+// never through MPI); returns when every message of every rank was received.
+//
+// `place(source, count)` returns a T* with room for `count` elements where the
+// message is received, so the caller can receive straight into its own arrays.
+//
+// `agreement_max` (may be empty) is reduced with MPI_MAX over all ranks as the
+// termination step, so flags such as errors ride along for free. It is
+// contributed once this rank's sends are done, so it must not depend on
+// received data.
+inline constexpr int kDefaultExchangeTag = 0x5e1;
+
+template <class T, class Place>
+void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, Place&& place,
+                          std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag) {
+  static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
+  detail::sparse_exchange_raw(
+      comm, sizeof(T), detail::raw_messages(outgoing),
+      [&](int source, int count) -> void* { return place(source, count); }, [](int, int, const void*) {},
+      agreement_max, tag);
+}
+
+// As above, but hands each message to `on_receive(source, std::span<const T>)`.
+template <class T, class OnReceive>
+void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, OnReceive&& on_receive,
+                     std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag) {
+  static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
+  std::vector<T> scratch;
+  detail::sparse_exchange_raw(
+      comm, sizeof(T), detail::raw_messages(outgoing),
+      [&](int, int count) -> void* {
+        scratch.resize(static_cast<std::size_t>(count));
+        return scratch.data();
+      },
+      [&](int source, int count, const void* data) {
+        on_receive(source, std::span<const T>(static_cast<const T*>(data), static_cast<std::size_t>(count)));
+      },
+      agreement_max, tag);
+}
+
+}  // namespace distopo

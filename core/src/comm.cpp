@@ -1,0 +1,63 @@
+#include "distopo/core/comm.hpp"
+
+#include <string>
+
+#include "distopo/core/error.hpp"
+
+namespace distopo {
+
+Comm& Comm::operator=(Comm&& other) noexcept {
+  if (this != &other) {
+    reset();
+    handle_ = other.release();
+  }
+  return *this;
+}
+
+Comm::~Comm() { reset(); }
+
+MPI_Comm Comm::release() noexcept {
+  MPI_Comm handle = handle_;
+  handle_ = MPI_COMM_NULL;
+  return handle;
+}
+
+void Comm::reset() noexcept {
+  if (handle_ == MPI_COMM_NULL) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) PMPI_Comm_free(&handle_);
+  handle_ = MPI_COMM_NULL;
+}
+
+int Comm::rank() const { return comm_rank(handle_); }
+int Comm::size() const { return comm_size(handle_); }
+
+int comm_rank(MPI_Comm comm) {
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  return rank;
+}
+
+int comm_size(MPI_Comm comm) {
+  int size = 0;
+  check_mpi(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  return size;
+}
+
+Comm duplicate(MPI_Comm comm) {
+  MPI_Comm copy = MPI_COMM_NULL;
+  check_mpi(PMPI_Comm_dup(comm, &copy), "MPI_Comm_dup");
+  return Comm::adopt(copy);
+}
+
+void require_intracommunicator(MPI_Comm comm, const char* caller) {
+  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
+  int is_inter = 0;
+  check_mpi(MPI_Comm_test_inter(comm, &is_inter), "MPI_Comm_test_inter");
+  if (is_inter) {
+    throw Error(MPI_ERR_COMM, std::string(caller) + ": topologies are not defined on intercommunicators");
+  }
+}
+
+}  // namespace distopo

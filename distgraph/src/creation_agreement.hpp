@@ -1,0 +1,32 @@
+#pragma once
+// The flags every rank contributes to a constructor's single agreement step:
+// its own input error, and the arguments that must be equal on all ranks
+// (weighted, reorder). Reduced with MPI_MAX, each slot holds size - r for the
+// lowest rank r where the condition holds, 0 where it holds nowhere.
+#include <array>
+#include <optional>
+#include <span>
+
+#include "distopo/core/error.hpp"
+#include "distopo/distgraph.hpp"
+
+namespace distopo::detail {
+
+class CreationAgreement {
+ public:
+  CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank, int size);
+
+  std::span<int> values() { return values_; }
+
+  // After the reduction, on every rank: throws the same Error everywhere if any
+  // rank failed or the ranks disagree on weighted or reorder.
+  void throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) const;
+
+ private:
+  enum Slot { kError, kUnweighted, kWeighted, kReorder, kNoReorder, kSlots };
+  [[nodiscard]] int first_rank(Slot slot) const { return size_ - values_[slot]; }
+  std::array<int, kSlots> values_{};
+  int size_;
+};
+
+}  // namespace distopo::detail

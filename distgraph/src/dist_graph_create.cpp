@@ -1,0 +1,192 @@
+// dist_graph_create: validate -> bucket edge ends by owner -> one NBX exchange
+// (whose termination also agrees on errors and on the weighted/reorder flags)
+// -> Kokkos sort of packed keys -> record.
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "creation_agreement.hpp"
+#include "distopo/core/edge_key.hpp"
+#include "distopo/core/key_sort.hpp"
+#include "distopo/core/runtime.hpp"
+#include "distopo/core/sparse_exchange.hpp"
+#include "distopo/distgraph.hpp"
+#include "edge_input.hpp"
+#include "install_topology.hpp"
+
+namespace distopo {
+namespace {
+
+// Slot of each peer, in order of first appearance. Edges usually come grouped
+// by source, so the last lookup is remembered.
+class PeerSlots {
+ public:
+  std::size_t slot(int peer) {
+    if (peer == last_peer_) return last_slot_;
+    auto [it, inserted] = slot_of_.try_emplace(peer, peers_.size());
+    if (inserted) peers_.push_back(peer);
+    last_peer_ = peer;
+    last_slot_ = it->second;
+    return last_slot_;
+  }
+  [[nodiscard]] const std::vector<int>& peers() const { return peers_; }
+
+ private:
+  std::unordered_map<int, std::size_t> slot_of_;
+  std::vector<int> peers_;
+  int last_peer_ = -1;
+  std::size_t last_slot_ = 0;
+};
+
+// Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
+// (in, s, w) stored by rank d. Ends this rank stores go straight to `own`; the
+// others are packed into one array, one contiguous run per peer.
+class EdgeBuckets {
+ public:
+  template <class Input>
+  EdgeBuckets(const Input& input, int self, std::vector<EdgeKey>& own) {
+    PeerSlots slots;
+    std::vector<std::size_t> counts;
+    std::size_t own_count = 0;
+    auto count = [&](int owner) {
+      if (owner == self) {
+        ++own_count;
+        return;
+      }
+      const std::size_t slot = slots.slot(owner);
+      if (slot == counts.size()) counts.push_back(0);
+      ++counts[slot];
+    };
+    input.for_each([&](int source, int destination, int) {
+      count(source);
+      count(destination);
+    });
+
+    peers_ = slots.peers();
+    offsets_.resize(peers_.size() + 1, 0);
+    for (std::size_t slot = 0; slot < peers_.size(); ++slot) offsets_[slot + 1] = offsets_[slot] + counts[slot];
+    keys_.resize(offsets_.back());
+    own.reserve(own_count);
+
+    std::vector<std::size_t> cursor(offsets_.begin(), offsets_.end() - 1);
+    auto store = [&](int owner, EdgeKey key) {
+      if (owner == self) own.push_back(key);
+      else keys_[cursor[slots.slot(owner)]++] = key;
+    };
+    input.for_each([&](int source, int destination, int weight) {
+      store(source, pack_edge(EdgeDirection::out, destination, weight));
+      store(destination, pack_edge(EdgeDirection::in, source, weight));
+    });
+  }
+
+  // A single message is limited to INT_MAX elements.
+  [[nodiscard]] std::optional<LocalError> check_message_sizes(int rank) const {
+    for (std::size_t slot = 0; slot < peers_.size(); ++slot) {
+      if (offsets_[slot + 1] - offsets_[slot] > static_cast<std::size_t>(INT_MAX)) {
+        return detail::bad_value(MPI_ERR_ARG, rank,
+                                 "more than INT_MAX edge ends for rank " + std::to_string(peers_[slot]));
+      }
+    }
+    return std::nullopt;
+  }
+
+  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
+    std::vector<OutgoingMessage<EdgeKey>> messages;
+    messages.reserve(peers_.size());
+    for (std::size_t slot = 0; slot < peers_.size(); ++slot) {
+      messages.push_back({peers_[slot], std::span<const EdgeKey>(keys_.data() + offsets_[slot],
+                                                                   offsets_[slot + 1] - offsets_[slot])});
+    }
+    return messages;
+  }
+
+ private:
+  std::vector<int> peers_;
+  std::vector<std::size_t> offsets_;
+  std::vector<EdgeKey> keys_;
+};
+
+// Sorted keys -> the record: in-ends come first (direction bit 0).
+DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted) {
+  DistGraphTopology record;
+  record.weighted = weighted;
+  const auto first_out = std::partition_point(
+      keys.begin(), keys.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
+  const auto fill = [weighted](auto begin, auto end, std::vector<int>& ranks, std::vector<int>& weights) {
+    ranks.reserve(static_cast<std::size_t>(end - begin));
+    if (weighted) weights.reserve(static_cast<std::size_t>(end - begin));
+    for (auto it = begin; it != end; ++it) {
+      ranks.push_back(edge_rank(*it));
+      if (weighted) weights.push_back(edge_weight(*it));
+    }
+  };
+  fill(keys.begin(), first_out, record.sources, record.source_weights);
+  fill(first_out, keys.end(), record.destinations, record.destination_weights);
+  return record;
+}
+
+std::optional<LocalError> check_degrees(std::span<const EdgeKey> sorted, int rank) {
+  const auto first_out = std::partition_point(
+      sorted.begin(), sorted.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
+  const auto indegree = first_out - sorted.begin();
+  const auto outdegree = sorted.end() - first_out;
+  if (indegree <= INT_MAX && outdegree <= INT_MAX) return std::nullopt;
+  return LocalError{MPI_ERR_ARG, "dist_graph_create: rank " + std::to_string(rank) + " would have in-degree " +
+                                     std::to_string(indegree) + " and out-degree " + std::to_string(outdegree) +
+                                     "; both must fit in an int"};
+}
+
+template <class Input>
+Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
+  constexpr const char* kCaller = "dist_graph_create";
+  ensure_runtime();
+  require_intracommunicator(comm_old, kCaller);
+  Comm exchange = duplicate(comm_old);
+  const int rank = exchange.rank();
+  const int size = exchange.size();
+
+  std::optional<LocalError> error = input.validate(rank, size);
+  std::vector<EdgeKey> own;
+  std::vector<OutgoingMessage<EdgeKey>> messages;
+  std::optional<EdgeBuckets> buckets;
+  if (!error) {
+    buckets.emplace(input, rank, own);
+    error = buckets->check_message_sizes(rank);
+    if (!error) messages = buckets->messages();
+  }
+
+  // On error this rank sends nothing but still takes part, so nobody hangs.
+  detail::CreationAgreement agreement(error, options, rank, size);
+  sparse_exchange_into<EdgeKey>(
+      exchange, messages,
+      [&own](int, int count) {
+        const std::size_t old_size = own.size();
+        own.resize(old_size + static_cast<std::size_t>(count));
+        return own.data() + old_size;
+      },
+      agreement.values());
+  agreement.throw_if_failed(exchange, error, kCaller);
+  buckets.reset();
+
+  sort_keys(own);
+  agree_on_error(exchange, check_degrees(own, rank));
+  DistGraphTopology record = unpack_sorted(own, options.weighted);
+  own = {};
+  return detail::install_dist_graph(std::move(exchange), std::move(record));
+}
+
+}  // namespace
+
+Comm dist_graph_create(MPI_Comm comm_old, std::span<const Edge> edges, const DistGraphOptions& options) {
+  return create_from(comm_old, detail::ListEdges(edges, options.weighted), options);
+}
+
+Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                       const int weights[], const DistGraphOptions& options) {
+  return create_from(comm_old, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
+                     options);
+}
+
+}  // namespace distopo

@@ -1,0 +1,126 @@
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+#include <vector>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/runtime.hpp"
+#include "distopo/core/sparse_exchange.hpp"
+
+namespace {
+
+using distopo::OutgoingMessage;
+
+struct Received {
+  std::map<int, std::vector<int>> by_source;
+};
+
+Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_send, std::span<int> agreement = {},
+                      int tag = distopo::kDefaultExchangeTag) {
+  std::vector<OutgoingMessage<int>> messages;
+  for (const auto& [destination, payload] : to_send) messages.push_back({destination, payload});
+  Received received;
+  distopo::sparse_exchange<int>(
+      comm, messages,
+      [&](int source, std::span<const int> data) {
+        EXPECT_EQ(received.by_source.count(source), 0U) << "two messages from " << source;
+        received.by_source[source].assign(data.begin(), data.end());
+      },
+      agreement, tag);
+  return received;
+}
+
+TEST(SparseExchange, NoMessagesAnywhere) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  EXPECT_TRUE(run_exchange(comm, {}).by_source.empty());
+}
+
+TEST(SparseExchange, MessageToSelfOnly) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const auto received = run_exchange(comm, {{rank, {rank, 7}}});
+  ASSERT_EQ(received.by_source.size(), 1U);
+  EXPECT_EQ(received.by_source.at(rank), (std::vector<int>{rank, 7}));
+}
+
+TEST(SparseExchange, RingBothWaysWithEmptyPayloads) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  std::map<int, std::vector<int>> to_send;
+  to_send[next].push_back(rank);
+  to_send[prev];  // empty message: must still arrive (as empty)
+  if (next == prev) to_send[next] = {rank};
+  const auto received = run_exchange(comm, to_send);
+  EXPECT_EQ(received.by_source.count(prev), 1U);
+  EXPECT_EQ(received.by_source.count(next), 1U);
+  if (size > 2) {
+    EXPECT_EQ(received.by_source.at(prev), std::vector<int>{prev});
+    EXPECT_TRUE(received.by_source.at(next).empty());
+  }
+}
+
+TEST(SparseExchange, EveryoneToRankZeroAndAgreement) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  std::vector<int> flags{rank, size - rank};
+  const auto received = run_exchange(comm, {{0, std::vector<int>(static_cast<std::size_t>(rank) * 1000, rank)}}, flags);
+  EXPECT_EQ(flags[0], size - 1);  // MPI_MAX of rank
+  EXPECT_EQ(flags[1], size);
+  if (rank == 0) {
+    ASSERT_EQ(received.by_source.size(), static_cast<std::size_t>(size));
+    for (const auto& [source, data] : received.by_source) {
+      EXPECT_EQ(data.size(), static_cast<std::size_t>(source) * 1000);
+    }
+  } else {
+    EXPECT_TRUE(received.by_source.empty());
+  }
+}
+
+// The documented rule: back-to-back exchanges alternate two tags. Each round
+// goes to a different peer, so a fast rank's next-round message would be
+// caught by a slow rank still in this round if the tags were equal.
+TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  for (int round = 0; round < 50; ++round) {
+    const int target = (rank + round) % size;
+    const int tag = distopo::kDefaultExchangeTag + round % 2;
+    const auto received = run_exchange(comm, {{target, {round, rank}}}, {}, tag);
+    for (const auto& [source, data] : received.by_source) {
+      ASSERT_EQ(data.size(), 2U);
+      EXPECT_EQ(data[0], round) << "message of another round arrived";
+      EXPECT_EQ(data[1], source);
+    }
+    const int expected_source = ((rank - round) % size + size) % size;
+    EXPECT_EQ(received.by_source.count(expected_source), 1U);
+  }
+}
+
+TEST(SparseExchange, ReceiverChoosesPlacement) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  std::vector<std::vector<long>> payloads(static_cast<std::size_t>(size));
+  std::vector<OutgoingMessage<long>> messages;
+  for (int d = 0; d < size; ++d) {
+    payloads[static_cast<std::size_t>(d)].assign(static_cast<std::size_t>(d + 1), rank);
+    messages.push_back({d, payloads[static_cast<std::size_t>(d)]});
+  }
+  std::vector<long> all;
+  distopo::sparse_exchange_into<long>(comm, messages, [&](int, int count) {
+    const auto old = all.size();
+    all.resize(old + static_cast<std::size_t>(count));
+    return all.data() + old;
+  });
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(size) * static_cast<std::size_t>(rank + 1));
+  const long sum = std::accumulate(all.begin(), all.end(), 0L);
+  EXPECT_EQ(sum, static_cast<long>(rank + 1) * size * (size - 1) / 2);
+}
+
+}  // namespace
