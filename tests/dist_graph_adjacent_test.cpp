@@ -1,0 +1,123 @@
+// dist_graph_create_adjacent: order kept as given, weights, and the optional
+// consistency check of both sides of every edge.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dist_graph_testing.hpp"
+#include "distopo/distgraph.hpp"
+
+namespace {
+
+using distopo::Comm;
+using namespace distopo::testing;
+
+class InfoHandle {
+ public:
+  explicit InfoHandle(std::initializer_list<std::pair<const char*, const char*>> entries) {
+    MPI_Info_create(&info_);
+    for (const auto& [key, value] : entries) MPI_Info_set(info_, key, value);
+  }
+  ~InfoHandle() { MPI_Info_free(&info_); }
+  InfoHandle(const InfoHandle&) = delete;
+  InfoHandle& operator=(const InfoHandle&) = delete;
+  [[nodiscard]] MPI_Info get() const { return info_; }
+
+ private:
+  MPI_Info info_ = MPI_INFO_NULL;
+};
+
+TEST(DistGraphAdjacent, StandardExample) {
+  if (world_size() < 4) GTEST_SKIP() << "needs 4 ranks";
+  const int rank = world_rank();
+  MPI_Comm four_handle = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank < 4 ? 0 : MPI_UNDEFINED, rank, &four_handle);
+  Comm four = Comm::adopt(four_handle);
+  if (!four) return;
+  // Table of MPI-4.1 9.5.4: sources and destinations are the same lists here.
+  const std::vector<std::vector<int>> lists = {{1, 3}, {0}, {3}, {0, 2}};
+  const auto& mine = lists[static_cast<std::size_t>(rank)];
+  const std::vector<int> weights(mine.size(), 1);
+  Comm graph = distopo::dist_graph_create_adjacent(four, mine, weights, mine, weights);
+  const Lists got = distopo_lists(graph);
+  EXPECT_EQ(got.in, zip(mine, weights));
+  EXPECT_EQ(got.out, zip(mine, weights));
+  EXPECT_EQ(mpich_lists(graph).in, got.in);
+}
+
+TEST(DistGraphAdjacent, OrderIsExactlyAsGivenWithDuplicates) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  // Deliberately unsorted, with a repeated neighbor and distinct weights.
+  const std::vector<int> sources = {prev, rank, prev};
+  const std::vector<int> source_weights = {5, 0, 2};
+  const std::vector<int> destinations = {next, rank, next};
+  const std::vector<int> destination_weights = {5, 0, 2};
+  InfoHandle check({{"distopo_check_adjacent", "true"}});
+  Comm graph = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, source_weights, destinations,
+                                                   destination_weights, {.info = check.get()});
+  const Lists got = distopo_lists(graph);
+  EXPECT_EQ(got.in, zip(sources, source_weights));
+  EXPECT_EQ(got.out, zip(destinations, destination_weights));
+  const Lists native = mpich_lists(graph);
+  EXPECT_EQ(native.in, got.in);
+  EXPECT_EQ(native.out, got.out);
+}
+
+TEST(DistGraphAdjacent, UnweightedAndEmpty) {
+  const int rank = world_rank();
+  const std::vector<int> none;
+  // Rank 0 is isolated; the others point at rank 0, which does not list them:
+  // without the check this is the user's responsibility and is accepted.
+  const std::vector<int> to_zero = rank == 0 ? none : std::vector<int>{0};
+  Comm graph = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, none, none, to_zero, none, {.weighted = false});
+  const auto degrees = distopo::dist_graph_neighbors_count(graph);
+  EXPECT_EQ(degrees.indegree, 0);
+  EXPECT_EQ(degrees.outdegree, static_cast<int>(to_zero.size()));
+  EXPECT_FALSE(degrees.weighted);
+  EXPECT_FALSE(mpich_lists(graph).weighted);
+}
+
+TEST(DistGraphAdjacent, CheckFindsAnEdgeMissingOnTheReceiverOnEveryRank) {
+  const int size = world_size();
+  if (size < 2) GTEST_SKIP() << "needs 2 ranks";
+  const int rank = world_rank();
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  std::vector<int> sources = {prev};
+  const std::vector<int> destinations = {next};
+  if (rank == size - 1) sources.clear();  // the edge (size-2) -> (size-1) loses its receiving side
+  const std::vector<int> ones_in(sources.size(), 1);
+  const std::vector<int> ones_out(destinations.size(), 1);
+  InfoHandle check({{"distopo_check_adjacent", "true"}});
+  std::string message;
+  const int error_class = error_class_of(
+      [&] {
+        distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, ones_in, destinations, ones_out,
+                                            {.info = check.get()});
+      },
+      &message);
+  EXPECT_EQ(error_class, MPI_ERR_TOPOLOGY);
+  EXPECT_NE(message.find(std::to_string(size - 2) + "->" + std::to_string(size - 1)), std::string::npos) << message;
+}
+
+TEST(DistGraphAdjacent, CheckFindsAWeightMismatch) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  const std::vector<int> sources = {prev};
+  const std::vector<int> source_weights = {rank == 0 ? 9 : 1};
+  const std::vector<int> destinations = {next};
+  const std::vector<int> destination_weights = {1};
+  InfoHandle check({{"distopo_check_adjacent", "true"}});
+  EXPECT_EQ(error_class_of([&] {
+              distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, source_weights, destinations,
+                                                  destination_weights, {.info = check.get()});
+            }),
+            MPI_ERR_TOPOLOGY);
+}
+
+}  // namespace

@@ -1,0 +1,258 @@
+// dist_graph_create: the standard's examples, differential tests against
+// MPICH's own MPI_Dist_graph_create, and the corner cases of the semantics.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "dist_graph_testing.hpp"
+#include "distopo/distgraph.hpp"
+
+namespace {
+
+using distopo::Comm;
+using distopo::DistGraphOptions;
+using distopo::Edge;
+using namespace distopo::testing;
+
+// The first four ranks of the world, or a null Comm on the others (and when
+// there are fewer than four ranks).
+Comm four_ranks() {
+  const int rank = world_rank();
+  MPI_Comm sub = MPI_COMM_NULL;
+  const bool member = world_size() >= 4 && rank < 4;
+  MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, rank, &sub);
+  return Comm::adopt(sub);
+}
+
+// MPI-4.1 section 9.5.4, the 4-process example: 0->1,3  1->0  2->3  3->0,2.
+const std::vector<Lists> kStandardExample = {
+    {{{1, 1}, {3, 1}}, {{1, 1}, {3, 1}}, true},
+    {{{0, 1}}, {{0, 1}}, true},
+    {{{3, 1}}, {{3, 1}}, true},
+    {{{0, 1}, {2, 1}}, {{0, 1}, {2, 1}}, true},
+};
+
+void expect_lists(MPI_Comm comm, const Lists& expected) {
+  const Lists got = distopo_lists(comm);
+  EXPECT_EQ(got.in, expected.in);
+  EXPECT_EQ(got.out, expected.out);
+  EXPECT_EQ(got.weighted, expected.weighted);
+  // The native MPICH topology on the same communicator carries the same lists.
+  const Lists native = mpich_lists(comm);
+  EXPECT_EQ(native.in, got.in);
+  EXPECT_EQ(native.out, got.out);
+  EXPECT_EQ(native.weighted, got.weighted);
+}
+
+TEST(DistGraphCreate, StandardExampleEachRankGivesItsOutEdges) {
+  Comm four = four_ranks();
+  if (!four) GTEST_SKIP() << "needs 4 ranks";
+  const int rank = four.rank();
+  const std::vector<std::vector<int>> destinations = {{1, 3}, {0}, {3}, {0, 2}};
+  const auto& mine = destinations[static_cast<std::size_t>(rank)];
+  const int degree = static_cast<int>(mine.size());
+  const std::vector<int> weights(mine.size(), 1);
+  Comm graph = distopo::dist_graph_create(four, 1, &rank, &degree, mine.data(), weights.data(), {});
+  expect_lists(graph, kStandardExample[static_cast<std::size_t>(rank)]);
+}
+
+TEST(DistGraphCreate, StandardExampleWholeGraphOnRankZero) {
+  Comm four = four_ranks();
+  if (!four) GTEST_SKIP() << "needs 4 ranks";
+  const int rank = four.rank();
+  const std::vector<int> sources = {0, 1, 2, 3};
+  const std::vector<int> degrees = {2, 1, 1, 2};
+  const std::vector<int> destinations = {1, 3, 0, 3, 0, 2};
+  const std::vector<int> weights = {1, 1, 1, 1, 1, 1};
+  Comm graph = rank == 0 ? distopo::dist_graph_create(four, 4, sources.data(), degrees.data(), destinations.data(),
+                                                      weights.data(), {})
+                         : distopo::dist_graph_create(four, 0, nullptr, nullptr, nullptr, MPI_WEIGHTS_EMPTY, {});
+  expect_lists(graph, kStandardExample[static_cast<std::size_t>(rank)]);
+}
+
+TEST(DistGraphCreate, StandardExampleUnweighted) {
+  Comm four = four_ranks();
+  if (!four) GTEST_SKIP() << "needs 4 ranks";
+  const int rank = four.rank();
+  const std::vector<std::vector<int>> destinations = {{1, 3}, {0}, {3}, {0, 2}};
+  const auto& mine = destinations[static_cast<std::size_t>(rank)];
+  const int degree = static_cast<int>(mine.size());
+  Comm graph = distopo::dist_graph_create(four, 1, &rank, &degree, mine.data(), nullptr, {.weighted = false});
+  Lists expected = kStandardExample[static_cast<std::size_t>(rank)];
+  expected.weighted = false;
+  expect_lists(graph, expected);
+  const auto degrees = distopo::dist_graph_neighbors_count(graph);
+  EXPECT_FALSE(degrees.weighted);
+  EXPECT_TRUE(distopo::dist_graph_neighbors(graph).source_weights.empty());
+}
+
+// The P x Q torus with diagonals (MPI-2.2 Example 7.4) with the weight
+// indices the example meant: weights[i] belongs to destinations[i].
+std::vector<Edge> torus_with_diagonals(int rank, int p, int q) {
+  const int y = rank / p;
+  const int x = rank % p;
+  auto at = [&](int xx, int yy) { return p * ((yy + q) % q) + (xx + p) % p; };
+  return {{rank, at(x + 1, y), 2},     {rank, at(x - 1, y), 2},     {rank, at(x, y + 1), 2},
+          {rank, at(x, y - 1), 2},     {rank, at(x + 1, y + 1), 1}, {rank, at(x + 1, y - 1), 1},
+          {rank, at(x - 1, y + 1), 1}, {rank, at(x - 1, y - 1), 1}};
+}
+
+TEST(DistGraphCreate, TorusWithDiagonalsKeepsMultiEdgesAndSelfLoops) {
+  const int size = world_size();
+  const int rank = world_rank();
+  // Small dims make repeated neighbors and self-loops: all must be kept.
+  const int p = size >= 4 && size % 2 == 0 ? 2 : size;
+  const int q = size / p;
+  const auto edges = torus_with_diagonals(rank, p, q);
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.weighted = true, .reorder = true});
+  EXPECT_EQ(graph.rank(), rank) << "reorder keeps ranks until the mapping lands";
+
+  Lists expected{{}, {}, true};
+  for (const Edge& e : edges) expected.out.emplace_back(e.destination, e.weight);
+  for (int other = 0; other < size; ++other) {
+    for (const Edge& e : torus_with_diagonals(other, p, q)) {
+      if (e.destination == rank) expected.in.emplace_back(e.source, e.weight);
+    }
+  }
+  expected.in = sorted(expected.in);
+  expected.out = sorted(expected.out);
+  expect_lists(graph, expected);
+  EXPECT_EQ(distopo::dist_graph_neighbors_count(graph).indegree, 8);
+  EXPECT_EQ(distopo::dist_graph_neighbors_count(graph).outdegree, 8);
+}
+
+// Random edges named by arbitrary ranks; both implementations must give every
+// rank the same multiset of (neighbor, weight).
+void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(seed * 7919 + rank));
+  std::uniform_int_distribution<int> any_rank(0, size - 1);
+  std::uniform_int_distribution<int> any_weight(0, 5);
+  std::uniform_int_distribution<int> count(0, edges_per_rank);
+  std::vector<int> sources, degrees, destinations, weights;
+  const int n = count(random) % 6;
+  for (int i = 0; i < n; ++i) {
+    sources.push_back(any_rank(random));
+    degrees.push_back(count(random));
+    for (int j = 0; j < degrees.back(); ++j) {
+      destinations.push_back(any_rank(random));
+      weights.push_back(any_weight(random));
+    }
+  }
+  const int* weight_arg = weighted ? (weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data()) : MPI_UNWEIGHTED;
+  MPI_Comm reference = MPI_COMM_NULL;
+  ASSERT_EQ(PMPI_Dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(), weight_arg,
+                                   MPI_INFO_NULL, 0, &reference),
+            MPI_SUCCESS);
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(),
+                                          weights.data(), {.weighted = weighted});
+  const Lists mpich = mpich_lists(reference);
+  const Lists ours = distopo_lists(graph);
+  EXPECT_EQ(sorted(mpich.in), ours.in) << "seed " << seed;
+  EXPECT_EQ(sorted(mpich.out), ours.out) << "seed " << seed;
+  EXPECT_EQ(mpich.weighted, ours.weighted);
+  MPI_Comm_free(&reference);
+}
+
+TEST(DistGraphCreate, RandomGraphsMatchMpichWeighted) {
+  for (int seed = 0; seed < 12; ++seed) expect_same_as_mpich(seed, 20, true);
+}
+
+TEST(DistGraphCreate, RandomGraphsMatchMpichUnweighted) {
+  for (int seed = 100; seed < 106; ++seed) expect_same_as_mpich(seed, 20, false);
+}
+
+TEST(DistGraphCreate, LargeRandomGraphMatchesMpich) { expect_same_as_mpich(7, 4000, true); }
+
+TEST(DistGraphCreate, TwoCreatesReturnIdenticalSortedLists) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(rank));
+  std::vector<Edge> edges;
+  for (int i = 0; i < 300; ++i) {
+    edges.push_back({static_cast<int>(random() % size), static_cast<int>(random() % size),
+                     static_cast<int>(random() % 3)});
+  }
+  Comm first = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
+  std::shuffle(edges.begin(), edges.end(), random);  // input order must not matter
+  Comm second = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
+  const Lists a = distopo_lists(first);
+  const Lists b = distopo_lists(second);
+  EXPECT_EQ(a.in, b.in);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.in, sorted(a.in));
+  EXPECT_EQ(a.out, sorted(a.out));
+}
+
+TEST(DistGraphCreate, IsolatedRanksAndOneSelfLoop) {
+  const int rank = world_rank();
+  std::vector<Edge> edges;
+  if (rank == 0) edges = {{0, 0, 3}, {0, 0, 3}};
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
+  Lists expected{{}, {}, true};
+  if (rank == 0) expected = {{{0, 3}, {0, 3}}, {{0, 3}, {0, 3}}, true};
+  expect_lists(graph, expected);
+}
+
+TEST(DistGraphCreate, NoEdgesAnywhere) {
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, std::span<const Edge>{});
+  expect_lists(graph, {{}, {}, true});
+  EXPECT_EQ(distopo::topo_test(graph), distopo::TopologyKind::dist_graph);
+}
+
+TEST(DistGraphCreate, RanksGiveOnlyIncomingOrOnlyOutgoingEdges) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const int next = (rank + 1) % size;
+  const int prev = (rank + size - 1) % size;
+  // Ring i -> i+1 (weight i), described by the receiver only...
+  std::vector<Edge> incoming = {{prev, rank, prev}};
+  Comm by_receivers = distopo::dist_graph_create(MPI_COMM_WORLD, incoming);
+  // ...and by the sender only.
+  std::vector<Edge> outgoing = {{rank, next, rank}};
+  Comm by_senders = distopo::dist_graph_create(MPI_COMM_WORLD, outgoing);
+  const Lists expected{{{prev, prev}}, {{next, rank}}, true};
+  expect_lists(by_receivers, expected);
+  expect_lists(by_senders, expected);
+}
+
+TEST(DistGraphCreate, OnSubCommunicator) {
+  const int rank = world_rank();
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  Comm sub = Comm::adopt(half);
+  const int size = sub.size();
+  const int me = sub.rank();
+  std::vector<Edge> edges = {{me, (me + 1) % size, 1}};
+  Comm graph = distopo::dist_graph_create(sub, edges);
+  EXPECT_EQ(graph.size(), size);
+  expect_lists(graph, {{{(me + size - 1) % size, 1}}, {{(me + 1) % size, 1}}, true});
+}
+
+TEST(DistGraphCreate, PlainMpiNeighborCollectiveWorksOnResult) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::vector<Edge> edges = {{rank, (rank + 1) % size, 1}, {rank, (rank + size - 1) % size, 1}};
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
+  const auto& n = distopo::dist_graph_neighbors(graph);
+  std::vector<int> received(n.sources.size(), -1);
+  ASSERT_EQ(PMPI_Neighbor_allgather(&rank, 1, MPI_INT, received.data(), 1, MPI_INT, graph), MPI_SUCCESS);
+  EXPECT_EQ(received, n.sources);  // each source sent its own rank
+}
+
+TEST(DistGraphCreate, RepeatedCreatesAndFreesDoNotLeakTraffic) {
+  const int size = world_size();
+  const int rank = world_rank();
+  for (int round = 0; round < 30; ++round) {
+    std::vector<Edge> edges = {{rank, (rank + round) % size, round}};
+    Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
+    const auto& n = distopo::dist_graph_neighbors(graph);
+    ASSERT_EQ(n.destinations, std::vector<int>{(rank + round) % size});
+    ASSERT_EQ(n.sources, std::vector<int>{((rank - round) % size + size) % size});
+    ASSERT_EQ(n.source_weights, std::vector<int>{round});
+  }
+}
+
+}  // namespace

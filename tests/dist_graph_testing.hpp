@@ -1,0 +1,79 @@
+#pragma once
+// Helpers shared by the distributed-graph tests.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "distopo/distgraph.hpp"
+
+namespace distopo::testing {
+
+using WeightedList = std::vector<std::pair<int, int>>;  // (rank, weight)
+
+inline int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+inline int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+inline WeightedList zip(const std::vector<int>& ranks, const std::vector<int>& weights) {
+  WeightedList list;
+  for (std::size_t i = 0; i < ranks.size(); ++i) list.emplace_back(ranks[i], weights.empty() ? 1 : weights[i]);
+  return list;
+}
+
+inline WeightedList sorted(WeightedList list) {
+  std::sort(list.begin(), list.end());
+  return list;
+}
+
+struct Lists {
+  WeightedList in;
+  WeightedList out;
+  bool weighted = false;
+};
+
+// distopo's lists on `comm`, as stored (order kept).
+inline Lists distopo_lists(MPI_Comm comm) {
+  const auto& n = distopo::dist_graph_neighbors(comm);
+  return {zip(n.sources, n.source_weights), zip(n.destinations, n.destination_weights), n.weighted};
+}
+
+// MPICH's lists on `comm` (through PMPI: MPICH's own answer).
+inline Lists mpich_lists(MPI_Comm comm) {
+  int indegree = 0;
+  int outdegree = 0;
+  int weighted = 0;
+  EXPECT_EQ(PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted), MPI_SUCCESS);
+  std::vector<int> sources(static_cast<std::size_t>(indegree)), source_weights(sources.size());
+  std::vector<int> destinations(static_cast<std::size_t>(outdegree)), destination_weights(destinations.size());
+  EXPECT_EQ(PMPI_Dist_graph_neighbors(comm, indegree, sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
+                                      outdegree, destinations.data(),
+                                      weighted ? destination_weights.data() : MPI_UNWEIGHTED),
+            MPI_SUCCESS);
+  if (!weighted) source_weights.clear(), destination_weights.clear();
+  return {zip(sources, source_weights), zip(destinations, destination_weights), weighted != 0};
+}
+
+// Calls `body` and returns the MPI error class of the distopo::Error it throws
+// (MPI_SUCCESS if none).
+inline int error_class_of(const std::function<void()>& body, std::string* message = nullptr) {
+  try {
+    body();
+  } catch (const distopo::Error& error) {
+    if (message) *message = error.what();
+    return error.error_class();
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace distopo::testing
