@@ -86,4 +86,23 @@ TEST(TopologyRecord, CreateOnATopologyCommunicatorReplacesIt) {
   EXPECT_EQ(distopo::dist_graph_neighbors(first).source_weights, std::vector<int>{4});
 }
 
+// The private channel is cached on the input communicator: on MPI_COMM_SELF
+// it is released inside MPI_Finalize, on a user communicator by its free.
+TEST(PrivateChannel, CreatesOnSelfAndOnShortLivedCommunicators) {
+  const int rank = world_rank();
+  std::vector<Edge> self_loop = {{0, 0, 1}};
+  Comm on_self = distopo::dist_graph_create(MPI_COMM_SELF, self_loop);
+  EXPECT_EQ(distopo::dist_graph_neighbors(on_self).sources, std::vector<int>{0});
+  for (int round = 0; round < 5; ++round) {
+    MPI_Comm user = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &user);
+    std::vector<Edge> edges = {{rank, rank, round}};
+    Comm graph = distopo::dist_graph_create(user, edges);
+    Comm again = distopo::dist_graph_create(user, edges);
+    MPI_Comm_free(&user);  // frees the cached channel; results stay valid
+    EXPECT_EQ(distopo::dist_graph_neighbors(graph).source_weights, std::vector<int>{round});
+    EXPECT_EQ(distopo::dist_graph_neighbors(again).source_weights, std::vector<int>{round});
+  }
+}
+
 }  // namespace

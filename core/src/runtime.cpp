@@ -16,6 +16,7 @@ struct RuntimeState {
   bool started = false;
   bool owns_kokkos = false;
   int topology_keyval = MPI_KEYVAL_INVALID;
+  int channel_keyval = MPI_KEYVAL_INVALID;
   int finalize_keyval = MPI_KEYVAL_INVALID;
 };
 
@@ -40,6 +41,11 @@ int delete_record(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
+int delete_channel(MPI_Comm, int, void* attribute, void*) {
+  delete_channel_cache(attribute);
+  return MPI_SUCCESS;
+}
+
 // Runs inside MPI_Finalize, when MPI_COMM_SELF's attributes are deleted.
 int finalize_runtime(MPI_Comm, int, void*, void*) {
   RuntimeState& s = state();
@@ -47,6 +53,7 @@ int finalize_runtime(MPI_Comm, int, void*, void*) {
   if (s.owns_kokkos && Kokkos::is_initialized()) Kokkos::finalize();
   s.owns_kokkos = false;
   MPI_Comm_free_keyval(&s.topology_keyval);
+  MPI_Comm_free_keyval(&s.channel_keyval);
   MPI_Comm_free_keyval(&s.finalize_keyval);
   s.started = false;
   return MPI_SUCCESS;
@@ -59,6 +66,8 @@ void ensure_runtime() {
   std::lock_guard lock(s.mutex);
   if (s.started) return;
   check_mpi(MPI_Comm_create_keyval(copy_record, delete_record, &s.topology_keyval, nullptr),
+            "MPI_Comm_create_keyval");
+  check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_channel, &s.channel_keyval, nullptr),
             "MPI_Comm_create_keyval");
   check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_runtime, &s.finalize_keyval, nullptr),
             "MPI_Comm_create_keyval");
@@ -75,6 +84,11 @@ bool runtime_owns_kokkos() noexcept { return state().owns_kokkos; }
 int topology_keyval() {
   ensure_runtime();
   return state().topology_keyval;
+}
+
+int channel_keyval() {
+  ensure_runtime();
+  return state().channel_keyval;
 }
 
 }  // namespace distopo

@@ -15,8 +15,8 @@ CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, con
   values_[kNoReorder] = options.reorder ? 0 : me;
 }
 
-void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local,
-                                        const char* caller) const {
+void CreationAgreement::reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values_.data(), kSlots, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   throw_agreed_error(comm, values_[kError], local);
   if (values_[kUnweighted] != 0 && values_[kWeighted] != 0) {
     throw Error(MPI_ERR_ARG, std::string(caller) + ": MPI_UNWEIGHTED given on rank " +

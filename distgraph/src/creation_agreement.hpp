@@ -16,11 +16,9 @@ class CreationAgreement {
  public:
   CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank, int size);
 
-  std::span<int> values() { return values_; }
-
-  // After the reduction, on every rank: throws the same Error everywhere if any
-  // rank failed or the ranks disagree on weighted or reorder.
-  void throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) const;
+  // Collective: one allreduce of the flags, then, on every rank, the same
+  // Error if any rank failed or the ranks disagree on weighted or reorder.
+  void reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller);
 
  private:
   enum Slot { kError, kUnweighted, kWeighted, kReorder, kNoReorder, kSlots };

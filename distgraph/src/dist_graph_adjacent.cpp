@@ -9,6 +9,7 @@
 #include "creation_agreement.hpp"
 #include "distopo/core/edge_key.hpp"
 #include "distopo/core/key_sort.hpp"
+#include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
@@ -70,7 +71,8 @@ bool info_flag(MPI_Info info, const char* key) {
 
 // Every out-edge a->b (weight w) is sent to b as the in-end (a, w); b compares
 // the multiset it receives with the in-list it was given.
-std::optional<LocalError> check_both_sides(MPI_Comm exchange, const DistGraphTopology& record, int rank) {
+std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const DistGraphTopology& record,
+                                            int rank) {
   std::vector<EdgeKey> sent;
   sent.reserve(record.destinations.size());
   for (std::size_t i = 0; i < record.destinations.size(); ++i) {
@@ -93,11 +95,14 @@ std::optional<LocalError> check_both_sides(MPI_Comm exchange, const DistGraphTop
   }
 
   std::vector<EdgeKey> received;
-  sparse_exchange_into<EdgeKey>(exchange, messages, [&received](int, int count) {
-    const std::size_t old_size = received.size();
-    received.resize(old_size + static_cast<std::size_t>(count));
-    return received.data() + old_size;
-  });
+  sparse_exchange_into<EdgeKey>(
+      channel.comm, messages,
+      [&received](int, int count) {
+        const std::size_t old_size = received.size();
+        received.resize(old_size + static_cast<std::size_t>(count));
+        return received.data() + old_size;
+      },
+      {}, channel.tag);
 
   std::vector<EdgeKey> declared;
   declared.reserve(record.sources.size());
@@ -134,12 +139,8 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sourc
   std::optional<LocalError> error = validate(in, options.weighted, rank, size);
   if (!error) error = validate(out, options.weighted, rank, size);
 
-  Comm base = duplicate(comm_old);
-  detail::CreationAgreement agreement(error, options, rank, size);
-  auto flags = agreement.values();
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, flags.data(), static_cast<int>(flags.size()), MPI_INT, MPI_MAX, base),
-            "MPI_Allreduce");
-  agreement.throw_if_failed(base, error, kCaller);
+  const PrivateChannel channel = private_channel(comm_old);
+  detail::CreationAgreement(error, options, rank, size).reduce_and_throw(channel.comm, error, kCaller);
 
   DistGraphTopology record;
   record.weighted = options.weighted;
@@ -149,8 +150,10 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sourc
     record.source_weights.assign(source_weights, source_weights + indegree);
     record.destination_weights.assign(destination_weights, destination_weights + outdegree);
   }
-  if (info_flag(options.info, "distopo_check_adjacent")) agree_on_error(base, check_both_sides(base, record, rank));
-  return detail::install_dist_graph(std::move(base), std::move(record));
+  if (info_flag(options.info, "distopo_check_adjacent")) {
+    agree_on_error(channel.comm, check_both_sides(channel, record, rank));
+  }
+  return detail::install_dist_graph(comm_old, std::move(record));
 }
 
 Comm dist_graph_create_adjacent(MPI_Comm comm_old, std::span<const int> sources, std::span<const int> source_weights,

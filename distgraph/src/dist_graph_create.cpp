@@ -1,6 +1,6 @@
 // dist_graph_create: validate -> bucket edge ends by owner -> one NBX exchange
-// (whose termination also agrees on errors and on the weighted/reorder flags)
-// -> Kokkos sort of packed keys -> record.
+// on the private channel -> Kokkos sort of packed keys -> one allreduce that
+// agrees on every error and on the weighted/reorder flags -> record.
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -10,6 +10,7 @@
 #include "creation_agreement.hpp"
 #include "distopo/core/edge_key.hpp"
 #include "distopo/core/key_sort.hpp"
+#include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
@@ -143,9 +144,9 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   constexpr const char* kCaller = "dist_graph_create";
   ensure_runtime();
   require_intracommunicator(comm_old, kCaller);
-  Comm exchange = duplicate(comm_old);
-  const int rank = exchange.rank();
-  const int size = exchange.size();
+  const PrivateChannel channel = private_channel(comm_old);
+  const int rank = comm_rank(comm_old);
+  const int size = comm_size(comm_old);
 
   std::optional<LocalError> error = input.validate(rank, size);
   std::vector<EdgeKey> own;
@@ -158,23 +159,23 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   }
 
   // On error this rank sends nothing but still takes part, so nobody hangs.
-  detail::CreationAgreement agreement(error, options, rank, size);
   sparse_exchange_into<EdgeKey>(
-      exchange, messages,
+      channel.comm, messages,
       [&own](int, int count) {
         const std::size_t old_size = own.size();
         own.resize(old_size + static_cast<std::size_t>(count));
         return own.data() + old_size;
       },
-      agreement.values());
-  agreement.throw_if_failed(exchange, error, kCaller);
+      {}, channel.tag);
   buckets.reset();
-
   sort_keys(own);
-  agree_on_error(exchange, check_degrees(own, rank));
+  if (!error) error = check_degrees(own, rank);
+
+  // Input errors, received degrees and the flags that must agree: one round.
+  detail::CreationAgreement(error, options, rank, size).reduce_and_throw(channel.comm, error, kCaller);
   DistGraphTopology record = unpack_sorted(own, options.weighted);
   own = {};
-  return detail::install_dist_graph(std::move(exchange), std::move(record));
+  return detail::install_dist_graph(comm_old, std::move(record));
 }
 
 }  // namespace

@@ -12,19 +12,19 @@ const int* native_weights(const std::vector<int>& weights, bool weighted) {
 #endif
 }  // namespace
 
-Comm install_dist_graph(Comm base, DistGraphTopology record) {
+Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record) {
 #if DISTOPO_NATIVE_TOPOLOGY
   MPI_Comm native = MPI_COMM_NULL;
   // PMPI: once the interposition library is loaded, MPI_ names are ours.
   check_mpi(PMPI_Dist_graph_create_adjacent(
-                base, static_cast<int>(record.sources.size()), record.sources.data(),
+                comm_old, static_cast<int>(record.sources.size()), record.sources.data(),
                 native_weights(record.source_weights, record.weighted), static_cast<int>(record.destinations.size()),
                 record.destinations.data(), native_weights(record.destination_weights, record.weighted),
                 MPI_INFO_NULL, 0, &native),
             "MPI_Dist_graph_create_adjacent");
   Comm result = Comm::adopt(native);
 #else
-  Comm result = std::move(base);
+  Comm result = duplicate(comm_old);
 #endif
   attach_topology(result, std::move(record));
   return result;

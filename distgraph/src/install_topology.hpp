@@ -1,14 +1,15 @@
 #pragma once
-// Turns a computed distributed-graph record into the communicator handed back:
-// with DISTOPO_NATIVE_TOPOLOGY, MPICH's own topology is installed too (its
-// cheap adjacent constructor, reorder off, our lists), so plain MPI neighbor
-// calls work on it; otherwise `base` itself becomes the result.
+// Turns a computed distributed-graph record into the communicator handed back,
+// a new communicator over the group of `comm_old`: with
+// DISTOPO_NATIVE_TOPOLOGY it comes from MPICH's own adjacent constructor
+// (reorder off, our lists), so plain MPI neighbor calls work on it too;
+// otherwise from a plain duplicate. One duplication either way.
 #include "distopo/core/comm.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo::detail {
 
-// Collective over `base`, which must be a communicator distopo owns.
-Comm install_dist_graph(Comm base, DistGraphTopology record);
+// Collective over `comm_old`.
+Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record);
 
 }  // namespace distopo::detail

@@ -15,4 +15,10 @@ bool runtime_owns_kokkos() noexcept;
 // The keyval under which topology records are cached on communicators.
 int topology_keyval();
 
+// The keyval under which private channels are cached (not copied by dup).
+int channel_keyval();
+
+// Frees a cached private channel (the delete callback of channel_keyval()).
+void delete_channel_cache(void* attribute) noexcept;
+
 }  // namespace distopo

@@ -1,0 +1,13 @@
+# Sourced by the other scripts: the environment every local MPI run gets.
+# $1: the build directory holding scripts/libdistopo_ucx_yield.so.
+#
+# MPICH's ch4:ucx busy-polls; with more ranks than cores that makes every
+# exchange wait for time slices. The preloaded helper yields the CPU when a
+# progress poll finds nothing (see ucx_yield.c). UCX's shared-memory
+# transports are all a single machine needs and start faster.
+distopo_mpi_env() {
+  local build_dir=$1
+  export LD_PRELOAD="$build_dir/scripts/libdistopo_ucx_yield.so${LD_PRELOAD:+:$LD_PRELOAD}"
+  export UCX_TLS=self,posix
+  export UCX_WARN_UNUSED_ENV_VARS=n
+}

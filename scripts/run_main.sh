@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The main job, from a fresh Debian 12 machine: install, build (Release), then
+# build distributed graphs of every family with distopo and with MPICH's own
+# MPI_Dist_graph_create at several local process counts, and print what was
+# built, how long it took and how much heap per rank it needed.
+# Usage: bash scripts/run_main.sh [process counts...]   (default: 2 4 8 16)
+# Raw JSON lines are kept in build-release/scaling.jsonl.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/build-release"
+counts=("$@")
+[ ${#counts[@]} -gt 0 ] || counts=(2 4 8 16)
+
+bash "$root/scripts/setup.sh"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDISTOPO_BUILD_TESTS=OFF >/dev/null
+cmake --build "$build" -j "$(nproc)" --target distgraph_scaling scaling_report
+
+source "$root/scripts/mpi_env.sh"
+distopo_mpi_env "$build"
+results="$build/scaling.jsonl"
+: > "$results"
+for p in "${counts[@]}"; do
+  echo "== distgraph_scaling on $p local ranks"
+  mpiexec -n "$p" "$build/bench/distgraph_scaling" | tee -a "$results"
+done
+echo
+echo "== summary (times: max over ranks, median over repetitions)"
+"$build/bench/scaling_report" < "$results"
