@@ -90,7 +90,7 @@ TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
   const int size = comm.size();
   for (int round = 0; round < 50; ++round) {
     const int target = (rank + round) % size;
-    const int tag = distopo::kDefaultExchangeTag + round % 2;
+    const int tag = distopo::kDefaultExchangeTag + 2 * (round % 2);
     const auto received = run_exchange(comm, {{target, {round, rank}}}, {}, tag);
     for (const auto& [source, data] : received.by_source) {
       ASSERT_EQ(data.size(), 2U);

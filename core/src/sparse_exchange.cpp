@@ -29,16 +29,24 @@ class ElementType {
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, std::span<int> agreement_max, int tag) {
   const int self = comm_rank(comm);
+  const int ack_tag = tag + 1;
   const ElementType element(element_size);
 
+  // Eager sends, each confirmed by an empty acknowledgement from its receiver:
+  // NBX's synchronous-send semantics without MPI_Issend, which MPICH 4.0 over
+  // UCX completes about ten times slower (120 us against 12 us for four
+  // messages between two ranks, measured here).
   std::vector<MPI_Request> sends;
   sends.reserve(outgoing.size());
   for (const RawMessage& message : outgoing) {
     if (message.destination == self) continue;
     sends.emplace_back();
-    check_mpi(MPI_Issend(message.data, message.count, element.get(), message.destination, tag, comm,
-                         &sends.back()),
-              "MPI_Issend");
+    check_mpi(MPI_Isend(message.data, message.count, element.get(), message.destination, tag, comm, &sends.back()),
+              "MPI_Isend");
+  }
+  std::vector<MPI_Request> acks_expected(sends.size());
+  for (MPI_Request& ack : acks_expected) {
+    check_mpi(MPI_Irecv(nullptr, 0, MPI_BYTE, MPI_ANY_SOURCE, ack_tag, comm, &ack), "MPI_Irecv");
   }
   // The message to ourselves is a copy; doing it after posting the sends
   // overlaps it with their transfer.
@@ -49,6 +57,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     done(self, message.count, target);
   }
 
+  std::vector<MPI_Request> acks_sent;
   MPI_Request agreement = MPI_REQUEST_NULL;
   bool agreement_started = false;
   for (;;) {
@@ -59,16 +68,19 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       int count = 0;
       check_mpi(MPI_Get_count(&status, element.get(), &count), "MPI_Get_count");
       void* target = place(status.MPI_SOURCE, count);
-      check_mpi(MPI_Recv(target, count, element.get(), status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE),
-                "MPI_Recv");
+      check_mpi(MPI_Recv(target, count, element.get(), status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      acks_sent.emplace_back();
+      check_mpi(MPI_Isend(nullptr, 0, MPI_BYTE, status.MPI_SOURCE, ack_tag, comm, &acks_sent.back()), "MPI_Isend");
       done(status.MPI_SOURCE, count, target);
       continue;  // drain what has arrived before testing anything else
     }
     if (!agreement_started) {
-      int all_sent = 0;
-      check_mpi(MPI_Testall(static_cast<int>(sends.size()), sends.data(), &all_sent, MPI_STATUSES_IGNORE),
+      // Every message of ours was received: enter the agreement.
+      int all_received = 0;
+      check_mpi(MPI_Testall(static_cast<int>(acks_expected.size()), acks_expected.data(), &all_received,
+                            MPI_STATUSES_IGNORE),
                 "MPI_Testall");
-      if (all_sent) {
+      if (all_received) {
         if (agreement_max.empty()) {
           check_mpi(MPI_Ibarrier(comm, &agreement), "MPI_Ibarrier");
         } else {
@@ -81,9 +93,12 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     } else {
       int finished = 0;
       check_mpi(MPI_Test(&agreement, &finished, MPI_STATUS_IGNORE), "MPI_Test");
-      if (finished) return;
+      if (finished) break;
     }
   }
+  // Acknowledged data sends and empty acknowledgements complete at once.
+  check_mpi(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  check_mpi(MPI_Waitall(static_cast<int>(acks_sent.size()), acks_sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace distopo::detail

@@ -1,16 +1,17 @@
 #pragma once
 // Sparse data exchange with the NBX algorithm (Hoefler, Siebert, Lumsdaine,
 // PPoPP'10): every rank knows whom it sends to, nobody knows who sends to it.
-// Synchronous sends + probe loop + a non-blocking agreement that starts once
-// all of this rank's sends were matched. O(peers) messages, O(log P)
-// agreement, and no array of size P anywhere.
+// Sends + probe loop + a non-blocking agreement that a rank enters once all of
+// its messages were received (confirmed by an acknowledgement per message).
+// O(peers) messages, O(log P) agreement, and no array of size P anywhere.
 //
 // Run it on a private communicator (see duplicate()): the probe matches any
 // source, so a user's message on a shared communicator could be taken for ours.
+// An exchange uses two tags, `tag` (data) and `tag + 1` (acknowledgements).
 // Back-to-back exchanges on one communicator need different tags: a rank whose
 // agreement completes first may send its next-round message while a peer is
 // still draining this round. No rank gets two rounds ahead (that needs every
-// rank in the next agreement), so alternating two tags is enough.
+// rank in the next agreement), so alternating two tag pairs is enough.
 #include <mpi.h>
 
 #include <cstddef>
