@@ -1,0 +1,225 @@
+// cart_create, cart_map and cart_sub: validate locally, agree once, then one
+// MPI_Comm_split builds the new communicator (key = the new rank).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "distopo/core/argument_agreement.hpp"
+#include "distopo/cart.hpp"
+#include "distopo/cart/node_mapping.hpp"
+#include "distopo/core/node_layout.hpp"
+#include "distopo/core/runtime.hpp"
+#include "install_topology.hpp"
+
+namespace distopo {
+namespace {
+
+LocalError grid_error(int error_class, const char* caller, int rank, const std::string& what) {
+  return {error_class, std::string(caller) + ": rank " + std::to_string(rank) + ": " + what};
+}
+
+// The grid as validated input.
+struct Grid {
+  std::vector<int> dims;
+  std::vector<Periodicity> periods;
+  std::int64_t size = 1;
+};
+
+// Checks the standard's arrays; fills `grid` when they are valid.
+std::optional<LocalError> read_grid(const char* caller, int ndims, const int dims[], const int periods[],
+                                    int too_large_class, int rank, int size, Grid& grid) {
+  if (ndims < 0) return grid_error(MPI_ERR_ARG, caller, rank, "ndims = " + std::to_string(ndims) + " is negative");
+  if (ndims > 0 && (dims == nullptr || periods == nullptr)) {
+    return grid_error(MPI_ERR_ARG, caller, rank, "dims or periods is NULL with ndims = " + std::to_string(ndims));
+  }
+  grid.dims.assign(dims, dims + ndims);
+  grid.periods.resize(static_cast<std::size_t>(ndims));
+  for (int i = 0; i < ndims; ++i) {
+    if (dims[i] < 1) {
+      return grid_error(MPI_ERR_DIMS, caller, rank,
+                        "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is not positive");
+    }
+    grid.periods[static_cast<std::size_t>(i)] = periods[i] != 0 ? Periodicity::periodic : Periodicity::open;
+    grid.size *= dims[i];
+    if (grid.size > size) {
+      std::string shape;
+      for (int j = 0; j <= i; ++j) shape += (j ? "x" : "") + std::to_string(dims[j]);
+      return grid_error(too_large_class, caller, rank,
+                        "the grid (" + shape + (i + 1 < ndims ? "x..." : "") + ") has more than the " +
+                            std::to_string(size) + " processes of the communicator");
+    }
+  }
+  return std::nullopt;
+}
+
+detail::Fingerprint grid_fingerprint(const Grid& grid, bool reorder) {
+  detail::Fingerprint fingerprint;
+  fingerprint.add(grid.dims);
+  for (Periodicity p : grid.periods) fingerprint.add(p == Periodicity::periodic ? 1 : 0);
+  fingerprint.add(reorder ? 1 : 0);
+  return fingerprint;
+}
+
+// Collective over comm. The caller's rank in the reordered grid, or MPI_UNDEFINED.
+int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
+  const int identity = rank < grid.size ? rank : MPI_UNDEFINED;
+  const NodeLayout layout = discover_nodes(comm, info);
+  const int k = layout.ranks_per_node;
+  if (k <= 1) return identity;  // non-uniform nodes, or nothing to group
+  const auto inner = plan_node_block(grid.dims, grid.periods, k);
+  if (!inner) return identity;
+  const std::int64_t nodes_used = grid.size / k;
+  if (layout.node >= nodes_used) return MPI_UNDEFINED;
+  return node_block_rank(grid.dims, *inner, layout.node, layout.local_rank);
+}
+
+Comm split_off(MPI_Comm comm, int new_rank) {
+  MPI_Comm result = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result),
+            "MPI_Comm_split");
+  return Comm::adopt(result);
+}
+
+CartesianTopology make_record(const Grid& grid, int grid_rank_of_caller) {
+  CartesianTopology record;
+  record.dims = grid.dims;
+  record.periods.reserve(grid.periods.size());
+  for (Periodicity p : grid.periods) record.periods.push_back(p == Periodicity::periodic);
+  record.coords = grid_coords(grid.dims, grid_rank_of_caller);
+  return record;
+}
+
+std::vector<int> period_flags(std::span<const Periodicity> periods) {
+  std::vector<int> flags;
+  flags.reserve(periods.size());
+  for (Periodicity p : periods) flags.push_back(p == Periodicity::periodic ? 1 : 0);
+  return flags;
+}
+
+}  // namespace
+
+namespace {
+// `misuse` is a local error of a C++ overload (e.g. dims and periods of
+// different lengths), reported through the agreement so no rank hangs.
+Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], bool reorder, MPI_Info info,
+                      const std::string& misuse) {
+  constexpr const char* kCaller = "cart_create";
+  ensure_runtime();
+  require_intracommunicator(comm_old, kCaller);
+  const int rank = comm_rank(comm_old);
+  const int size = comm_size(comm_old);
+  Grid grid;
+  const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_ARG, rank, size, grid)
+                                    : grid_error(MPI_ERR_ARG, kCaller, rank, misuse);
+  detail::agree_on_arguments(comm_old, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, reorder), kCaller,
+                             "ndims, dims, periods or reorder");
+  const int new_rank =
+      reorder ? node_aware_rank(comm_old, grid, info, rank) : (rank < grid.size ? rank : MPI_UNDEFINED);
+  Comm base = split_off(comm_old, new_rank);
+  if (base.is_null()) return base;
+  return detail::install_cart(std::move(base), make_record(grid, new_rank));
+}
+
+std::string length_mismatch(std::size_t dims, std::size_t periods) {
+  if (dims == periods) return {};
+  return "dims has " + std::to_string(dims) + " entries but periods has " + std::to_string(periods);
+}
+}  // namespace
+
+Comm cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], bool reorder, MPI_Info info) {
+  return cart_create_impl(comm_old, ndims, dims, periods, reorder, info, {});
+}
+
+Comm cart_create(MPI_Comm comm_old, std::span<const int> dims, std::span<const Periodicity> periods,
+                 const CartOptions& options) {
+  const std::vector<int> flags = period_flags(periods);
+  return cart_create_impl(comm_old, static_cast<int>(dims.size()), dims.data(), flags.data(), options.reorder,
+                          options.info, length_mismatch(dims.size(), periods.size()));
+}
+
+Comm cart_create(MPI_Comm comm_old, std::span<const int> dims, std::initializer_list<Periodicity> periods,
+                 const CartOptions& options) {
+  return cart_create(comm_old, dims, std::span<const Periodicity>(periods.begin(), periods.size()), options);
+}
+
+namespace {
+int cart_map_impl(MPI_Comm comm, int ndims, const int dims[], const int periods[], MPI_Info info,
+                  const std::string& misuse) {
+  constexpr const char* kCaller = "cart_map";
+  ensure_runtime();
+  require_intracommunicator(comm, kCaller);
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  Grid grid;
+  const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_DIMS, rank, size, grid)
+                                    : grid_error(MPI_ERR_ARG, kCaller, rank, misuse);
+  detail::agree_on_arguments(comm, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, true), kCaller,
+                             "ndims, dims or periods");
+  return node_aware_rank(comm, grid, info, rank);
+}
+}  // namespace
+
+int cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], MPI_Info info) {
+  return cart_map_impl(comm, ndims, dims, periods, info, {});
+}
+
+int cart_map(MPI_Comm comm, std::span<const int> dims, std::span<const Periodicity> periods, MPI_Info info) {
+  const std::vector<int> flags = period_flags(periods);
+  return cart_map_impl(comm, static_cast<int>(dims.size()), dims.data(), flags.data(), info,
+                       length_mismatch(dims.size(), periods.size()));
+}
+
+namespace {
+// given_length: entries of remain_dims the caller passed, when known.
+Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::size_t> given_length) {
+  constexpr const char* kCaller = "cart_sub";
+  ensure_runtime();
+  require_intracommunicator(comm, kCaller);
+  const auto& record = require_topology<CartesianTopology>(comm, kCaller);
+  const int rank = comm_rank(comm);
+  const std::size_t ndims = record.dims.size();
+  std::optional<LocalError> error;
+  if (given_length && *given_length != ndims) {
+    error = grid_error(MPI_ERR_ARG, kCaller, rank,
+                       "remain_dims has " + std::to_string(*given_length) + " entries but the grid has " +
+                           std::to_string(ndims) + " dimensions");
+  } else if (ndims > 0 && remain_dims == nullptr) {
+    error = grid_error(MPI_ERR_ARG, kCaller, rank, "remain_dims is NULL with ndims = " + std::to_string(ndims));
+  }
+  detail::Fingerprint fingerprint;
+  if (!error) {
+    for (std::size_t i = 0; i < ndims; ++i) fingerprint.add(remain_dims[i] != 0 ? 1 : 0);
+  }
+  detail::agree_on_arguments(comm, error, fingerprint, kCaller, "remain_dims");
+
+  // color: the coordinates along dropped dimensions; key: those along kept ones.
+  Grid sub;
+  std::vector<int> sub_coords;
+  std::int64_t color = 0;
+  std::int64_t key = 0;
+  for (std::size_t i = 0; i < ndims; ++i) {
+    if (remain_dims[i] != 0) {
+      sub.dims.push_back(record.dims[i]);
+      sub.periods.push_back(record.periods[i] ? Periodicity::periodic : Periodicity::open);
+      sub_coords.push_back(record.coords[i]);
+      key = key * record.dims[i] + record.coords[i];
+      sub.size *= record.dims[i];
+    } else {
+      color = color * record.dims[i] + record.coords[i];
+    }
+  }
+  MPI_Comm result = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, static_cast<int>(color), static_cast<int>(key), &result), "MPI_Comm_split");
+  CartesianTopology sub_record = make_record(sub, static_cast<int>(key));
+  return detail::install_cart(Comm::adopt(result), std::move(sub_record));
+}
+}  // namespace
+
+Comm cart_sub(MPI_Comm comm, const int remain_dims[]) { return cart_sub_impl(comm, remain_dims, std::nullopt); }
+
+Comm cart_sub(MPI_Comm comm, const std::vector<bool>& remain_dims) {
+  const std::vector<int> flags(remain_dims.begin(), remain_dims.end());
+  return cart_sub_impl(comm, flags.data(), flags.size());
+}
+
+}  // namespace distopo

@@ -1,0 +1,126 @@
+// Local Cartesian queries: reads of the record cached on the communicator.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "distopo/cart.hpp"
+#include "distopo/cart/node_mapping.hpp"
+#include "distopo/core/runtime.hpp"
+
+namespace distopo {
+namespace {
+
+const CartesianTopology& cart_record(MPI_Comm comm, const char* caller) {
+  ensure_runtime();
+  return require_topology<CartesianTopology>(comm, caller);
+}
+
+std::string rank_prefix(MPI_Comm comm, const char* caller) {
+  return std::string(caller) + ": rank " + std::to_string(comm_rank(comm)) + ": ";
+}
+
+void check_maxdims(MPI_Comm comm, int maxdims, const char* caller) {
+  if (maxdims < 0) {
+    throw Error(MPI_ERR_ARG, rank_prefix(comm, caller) + "maxdims = " + std::to_string(maxdims) + " is negative");
+  }
+}
+
+// Coordinate c along a dimension of extent n: wrapped when periodic, -1 when
+// outside an open dimension.
+std::int64_t place(std::int64_t c, int n, bool periodic) {
+  if (periodic) return ((c % n) + n) % n;
+  return (c >= 0 && c < n) ? c : -1;
+}
+
+}  // namespace
+
+int cartdim_get(MPI_Comm comm) { return static_cast<int>(cart_record(comm, "cartdim_get").dims.size()); }
+
+const CartGrid& cart_get(MPI_Comm comm) { return cart_record(comm, "cart_get"); }
+
+void cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+  const auto& record = cart_record(comm, "cart_get");
+  check_maxdims(comm, maxdims, "cart_get");
+  const std::size_t n = std::min(record.dims.size(), static_cast<std::size_t>(maxdims));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (dims != nullptr) dims[i] = record.dims[i];
+    if (periods != nullptr) periods[i] = record.periods[i] ? 1 : 0;
+    if (coords != nullptr) coords[i] = record.coords[i];
+  }
+}
+
+int cart_rank(MPI_Comm comm, std::span<const int> coords) {
+  const auto& record = cart_record(comm, "cart_rank");
+  if (coords.size() != record.dims.size()) {
+    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords has " + std::to_string(coords.size()) +
+                                 " entries but the grid has " + std::to_string(record.dims.size()) + " dimensions");
+  }
+  return cart_rank(comm, coords.data());
+}
+
+int cart_rank(MPI_Comm comm, const int coords[]) {
+  const auto& record = cart_record(comm, "cart_rank");
+  const std::size_t ndims = record.dims.size();
+  if (ndims > 0 && coords == nullptr) {
+    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords is NULL with ndims = " + std::to_string(ndims));
+  }
+  std::int64_t rank = 0;
+  for (std::size_t i = 0; i < ndims; ++i) {
+    const std::int64_t c = place(coords[i], record.dims[i], record.periods[i]);
+    if (c < 0) {
+      throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords[" + std::to_string(i) + "] = " +
+                                   std::to_string(coords[i]) + " is outside the open dimension of size " +
+                                   std::to_string(record.dims[i]));
+    }
+    rank = rank * record.dims[i] + c;
+  }
+  return static_cast<int>(rank);
+}
+
+std::vector<int> cart_coords(MPI_Comm comm, int rank) {
+  const auto& record = cart_record(comm, "cart_coords");
+  const int size = comm_size(comm);
+  if (rank < 0 || rank >= size) {
+    throw Error(MPI_ERR_RANK, rank_prefix(comm, "cart_coords") + "rank " + std::to_string(rank) +
+                                  " is not in the communicator (size " + std::to_string(size) + ")");
+  }
+  return grid_coords(record.dims, rank);
+}
+
+void cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+  check_maxdims(comm, maxdims, "cart_coords");
+  const std::vector<int> all = cart_coords(comm, rank);
+  const std::size_t n = std::min(all.size(), static_cast<std::size_t>(maxdims));
+  if (n > 0 && coords == nullptr) {
+    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_coords") + "coords is NULL with maxdims = " +
+                                 std::to_string(maxdims));
+  }
+  std::copy_n(all.begin(), n, coords);
+}
+
+ShiftResult cart_shift(MPI_Comm comm, int direction, int disp) {
+  const auto& record = cart_record(comm, "cart_shift");
+  const auto ndims = static_cast<int>(record.dims.size());
+  if (ndims == 0) {
+    throw Error(MPI_ERR_TOPOLOGY,
+                rank_prefix(comm, "cart_shift") + "a zero-dimensional Cartesian topology has no direction to shift in");
+  }
+  if (direction < 0 || direction >= ndims) {
+    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_shift") + "direction = " + std::to_string(direction) +
+                                 " is outside [0, " + std::to_string(ndims) + ")");
+  }
+  const auto d = static_cast<std::size_t>(direction);
+  std::int64_t stride = 1;
+  for (std::size_t i = d + 1; i < record.dims.size(); ++i) stride *= record.dims[i];
+  const std::int64_t own = grid_rank(record.dims, record.coords);
+  const int n = record.dims[d];
+  const bool wraps = record.periods[d];
+  const auto neighbor = [&](std::int64_t offset) {
+    const std::int64_t c = place(record.coords[d] + offset, n, wraps);
+    if (c < 0) return MPI_PROC_NULL;
+    return static_cast<int>(own + (c - record.coords[d]) * stride);
+  };
+  return {neighbor(-std::int64_t{disp}), neighbor(disp)};
+}
+
+}  // namespace distopo

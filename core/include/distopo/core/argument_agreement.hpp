@@ -1,0 +1,41 @@
+#pragma once
+// The single agreement step of a constructor whose arguments must be equal on
+// all ranks (cart, graph): every rank contributes
+// its local input error and a fingerprint of the arguments that must be the
+// same on all ranks; one MPI_MAX allreduce decides. On failure every rank
+// throws the same Error (the lowest failing rank's), nobody waits.
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "distopo/core/error.hpp"
+
+namespace distopo::detail {
+
+// FNV-1a over ints, folded into 62 bits.
+class Fingerprint {
+ public:
+  void add(std::int64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash_ ^= static_cast<std::uint64_t>(value >> (8 * byte)) & 0xffU;
+      hash_ *= 0x100000001b3ULL;
+    }
+  }
+  void add(std::span<const int> values) {
+    add(static_cast<std::int64_t>(values.size()));
+    for (int v : values) add(v);
+  }
+  [[nodiscard]] int low() const { return static_cast<int>(hash_ & 0x7fffffffU); }
+  [[nodiscard]] int high() const { return static_cast<int>((hash_ >> 31) & 0x7fffffffU); }
+
+ private:
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+// Collective over comm. `what` names the arguments for the mismatch message.
+void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, const Fingerprint& fingerprint,
+                        const char* caller, const char* what);
+
+}  // namespace distopo::detail

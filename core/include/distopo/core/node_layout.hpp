@@ -1,0 +1,32 @@
+#pragma once
+// Which machine node each rank runs on, for node-aware reordering (Cartesian
+// and graph). Nodes come from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), or,
+// to emulate several nodes on one machine, from a ranks-per-node setting:
+// info key "distopo_ranks_per_node" (wins) or environment variable
+// DISTOPO_RANKS_PER_NODE; with k set, rank r is on node r / k.
+#include <mpi.h>
+
+namespace distopo {
+
+inline constexpr const char* kRanksPerNodeInfoKey = "distopo_ranks_per_node";
+inline constexpr const char* kRanksPerNodeEnv = "DISTOPO_RANKS_PER_NODE";
+
+struct NodeLayout {
+  int node = 0;            // this rank's node, numbered 0 .. node_count-1 in order of the node's lowest rank
+  int local_rank = 0;      // this rank's index on its node (order of ranks in comm)
+  int node_count = 1;
+  int ranks_per_node = 0;  // every node's rank count when all nodes hold the same number, else 0
+  bool emulated = false;   // true when the ranks-per-node setting was used
+};
+
+// The emulated ranks per node this rank sees (info key, then environment), or 0
+// when none is set or the value is not a positive integer. Local.
+int emulated_ranks_per_node(MPI_Info info);
+
+// Collective over `comm`. With an emulation setting that is the same on every
+// rank, no node discovery takes place; otherwise nodes are discovered with
+// MPI_Comm_split_type. O(1) memory per rank: one split, one exscan, one bcast
+// and one small allreduce at most.
+NodeLayout discover_nodes(MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+
+}  // namespace distopo

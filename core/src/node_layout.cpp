@@ -1,0 +1,74 @@
+#include "distopo/core/node_layout.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/error.hpp"
+
+namespace distopo {
+namespace {
+
+int parse_positive(const char* text) {
+  if (text == nullptr || *text == '\0') return 0;
+  errno = 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || value <= 0 || value > 0x7fffffffL) return 0;
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+int emulated_ranks_per_node(MPI_Info info) {
+  if (info != MPI_INFO_NULL) {
+    std::array<char, 32> value{};
+    int found = 0;
+    check_mpi(MPI_Info_get(info, kRanksPerNodeInfoKey, static_cast<int>(value.size()) - 1, value.data(), &found),
+              "MPI_Info_get");
+    if (found) return parse_positive(value.data());
+  }
+  return parse_positive(std::getenv(kRanksPerNodeEnv));
+}
+
+NodeLayout discover_nodes(MPI_Comm comm, MPI_Info info) {
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  const int emulated = emulated_ranks_per_node(info);
+  // The emulation setting counts only if every rank sees the same one.
+  std::array<int, 2> setting{emulated, -emulated};
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, setting.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  NodeLayout layout;
+  if (setting[0] > 0 && setting[0] == -setting[1]) {
+    const int k = emulated;
+    layout.emulated = true;
+    layout.node = rank / k;
+    layout.local_rank = rank % k;
+    layout.node_count = (size + k - 1) / k;
+    // Uniform when the last node is full, or when one node holds everyone.
+    layout.ranks_per_node = size % k == 0 ? k : (size < k ? size : 0);
+    return layout;
+  }
+
+  MPI_Comm shared = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared), "MPI_Comm_split_type");
+  Comm node_comm = Comm::adopt(shared);
+  layout.local_rank = node_comm.rank();
+  const int local_size = node_comm.size();
+  // Leaders (local rank 0) number the nodes in rank order; each node learns its number from its leader.
+  int leader = layout.local_rank == 0 ? 1 : 0;
+  int node = 0;
+  check_mpi(MPI_Exscan(&leader, &node, 1, MPI_INT, MPI_SUM, comm), "MPI_Exscan");
+  if (rank == 0) node = 0;  // MPI_Exscan leaves rank 0's result undefined
+  check_mpi(MPI_Bcast(&node, 1, MPI_INT, 0, node_comm), "MPI_Bcast");
+  layout.node = node;
+  std::array<int, 3> counts{local_size, -local_size, node + 1};
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, counts.data(), 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  layout.node_count = counts[2];
+  layout.ranks_per_node = counts[0] == -counts[1] ? counts[0] : 0;
+  return layout;
+}
+
+}  // namespace distopo

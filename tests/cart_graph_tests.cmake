@@ -1,0 +1,7 @@
+# Cartesian and graph topology tests (included from tests/CMakeLists.txt).
+distopo_add_unit_test(cart_dims_create_test SOURCES cart_dims_create_test.cpp LIBS distopo_cart)
+distopo_add_unit_test(cart_node_mapping_test SOURCES cart_node_mapping_test.cpp LIBS distopo_cart)
+distopo_add_mpi_test(cart_create_test SOURCES cart_create_test.cpp LIBS distopo_cart TIMEOUT 60)
+# The standard's 2x3x4 example needs 24 processes.
+distopo_add_mpi_test(cart_sub_example_test SOURCES cart_sub_example_test.cpp LIBS distopo_cart PROCS 24 TIMEOUT 90)
+distopo_add_mpi_test(graph_create_test SOURCES graph_create_test.cpp LIBS distopo_graph TIMEOUT 60)
