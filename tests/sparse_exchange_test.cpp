@@ -123,4 +123,41 @@ TEST(SparseExchange, ReceiverChoosesPlacement) {
   EXPECT_EQ(sum, static_cast<long>(rank + 1) * size * (size - 1) / 2);
 }
 
+// A receiver rejects every message from an odd rank; each odd sender learns
+// it (with the rejecting destination) before it joins the agreement, and the
+// agreement then tells every rank in the same round.
+TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  const int target = (rank + 1) % size;
+  std::vector<int> payload{rank};
+  std::vector<OutgoingMessage<int>> messages{{target, payload}};
+  std::vector<int> received;
+  std::vector<int> rejected_by;
+  std::vector<int> flags{0};
+  const distopo::ExchangeVerdicts verdicts{
+      .accept = [](int source, int) { return source % 2 == 1 ? 7 : 0; },
+      .on_rejected =
+          [&](int destination, int verdict) {
+            EXPECT_EQ(verdict, 7);
+            rejected_by.push_back(destination);
+            flags[0] = 1;
+          }};
+  distopo::sparse_exchange_into<int>(
+      comm, messages,
+      [&](int, int count) {
+        received.resize(received.size() + static_cast<std::size_t>(count));
+        return received.data() + received.size() - static_cast<std::size_t>(count);
+      },
+      flags, distopo::kDefaultExchangeTag, verdicts);
+  if (rank % 2 == 1) {
+    EXPECT_EQ(rejected_by, std::vector<int>{target});
+  } else {
+    EXPECT_TRUE(rejected_by.empty());
+  }
+  EXPECT_EQ(flags[0], size > 1 ? 1 : 0) << "agreement must carry the rejection to every rank";
+  EXPECT_EQ(received, std::vector<int>{(rank + size - 1) % size});
+}
+
 }  // namespace

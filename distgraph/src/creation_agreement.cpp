@@ -17,6 +17,11 @@ CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, con
 
 void CreationAgreement::reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values_.data(), kSlots, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  throw_if_failed(comm, local, caller);
+}
+
+void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local,
+                                        const char* caller) const {
   throw_agreed_error(comm, values_[kError], local);
   if (values_[kUnweighted] != 0 && values_[kWeighted] != 0) {
     throw Error(MPI_ERR_ARG, std::string(caller) + ": MPI_UNWEIGHTED given on rank " +

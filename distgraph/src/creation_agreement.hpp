@@ -16,8 +16,18 @@ class CreationAgreement {
  public:
   CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank, int size);
 
-  // Collective: one allreduce of the flags, then, on every rank, the same
-  // Error if any rank failed or the ranks disagree on weighted or reorder.
+  // An error found after construction (before the reduction).
+  void record_error(int rank) { values_[kError] = size_ - rank; }
+
+  // The flags, for a reduction done elsewhere (MPI_MAX, e.g. an exchange's
+  // agreement step).
+  std::span<int> values() { return values_; }
+
+  // After the reduction, on every rank: the same Error if any rank failed or
+  // the ranks disagree on weighted or reorder.
+  void throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) const;
+
+  // Both steps, with an allreduce of its own.
   void reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller);
 
  private:

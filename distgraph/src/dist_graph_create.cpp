@@ -1,6 +1,7 @@
 // dist_graph_create: validate -> bucket edge ends by owner -> one NBX exchange
-// on the private channel -> Kokkos sort of packed keys -> one allreduce that
-// agrees on every error and on the weighted/reorder flags -> record.
+// on the private channel, whose agreement step also decides every error and
+// the weighted/reorder flags -> Kokkos sort of packed keys -> record. One
+// collective round besides the duplication of the result.
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -128,16 +129,23 @@ DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted) {
   return record;
 }
 
-std::optional<LocalError> check_degrees(std::span<const EdgeKey> sorted, int rank) {
-  const auto first_out = std::partition_point(
-      sorted.begin(), sorted.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
-  const auto indegree = first_out - sorted.begin();
-  const auto outdegree = sorted.end() - first_out;
-  if (indegree <= INT_MAX && outdegree <= INT_MAX) return std::nullopt;
-  return LocalError{MPI_ERR_ARG, "dist_graph_create: rank " + std::to_string(rank) + " would have in-degree " +
-                                     std::to_string(indegree) + " and out-degree " + std::to_string(outdegree) +
-                                     "; both must fit in an int"};
-}
+// In- and out-degree of this rank as edge ends arrive: both must fit in an
+// int. A message that would overflow one is rejected, and its sender reports
+// the error in the exchange's agreement step.
+class DegreeTally {
+ public:
+  static constexpr int kOverflow = 1;
+
+  // Counts keys[from, end) and returns the verdict on them.
+  int add(std::span<const EdgeKey> keys) {
+    for (const EdgeKey key : keys) ++(edge_direction(key) == EdgeDirection::in ? in_ : out_);
+    return in_ > INT_MAX || out_ > INT_MAX ? kOverflow : 0;
+  }
+
+ private:
+  std::size_t in_ = 0;
+  std::size_t out_ = 0;
+};
 
 template <class Input>
 Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
@@ -159,6 +167,25 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   }
 
   // On error this rank sends nothing but still takes part, so nobody hangs.
+  detail::CreationAgreement agreement(error, options, rank, size);
+  DegreeTally degrees;
+  degrees.add(own);
+  std::size_t received_until = own.size();
+  const ExchangeVerdicts verdicts{
+      .accept =
+          [&](int, int) {
+            const int verdict = degrees.add(std::span<const EdgeKey>(own).subspan(received_until));
+            received_until = own.size();
+            return verdict;
+          },
+      .on_rejected =
+          [&](int destination, int) {
+            if (error) return;
+            error = detail::bad_value(MPI_ERR_ARG, rank,
+                                      "its edges would give rank " + std::to_string(destination) +
+                                          " an in- or out-degree above INT_MAX");
+            agreement.record_error(rank);
+          }};
   sparse_exchange_into<EdgeKey>(
       channel.comm, messages,
       [&own](int, int count) {
@@ -166,13 +193,10 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
         own.resize(old_size + static_cast<std::size_t>(count));
         return own.data() + old_size;
       },
-      {}, channel.tag);
+      agreement.values(), channel.tag, verdicts);
+  agreement.throw_if_failed(channel.comm, error, kCaller);
   buckets.reset();
   sort_keys(own);
-  if (!error) error = check_degrees(own, rank);
-
-  // Input errors, received degrees and the flags that must agree: one round.
-  detail::CreationAgreement(error, options, rank, size).reduce_and_throw(channel.comm, error, kCaller);
   DistGraphTopology record = unpack_sorted(own, options.weighted);
   own = {};
   return detail::install_dist_graph(comm_old, std::move(record));

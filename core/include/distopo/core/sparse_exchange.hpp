@@ -36,11 +36,16 @@ struct RawMessage {
 };
 // Returns where a message of `count` elements from `source` is to be received.
 using PlaceFn = std::function<void*(int source, int count)>;
-// Called once the message is in place.
-using DoneFn = std::function<void(int source, int count, const void* data)>;
+// Called once the message is in place; returns the verdict sent back to the
+// sender with the acknowledgement (0: accepted).
+using DoneFn = std::function<int(int source, int count, const void* data)>;
+// Called on the sender for every message whose receiver returned a nonzero
+// verdict, before this rank contributes to the agreement.
+using VerdictFn = std::function<void(int destination, int verdict)>;
 
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
-                         const PlaceFn& place, const DoneFn& done, std::span<int> agreement_max, int tag);
+                         const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
+                         std::span<int> agreement_max, int tag);
 
 template <class T>
 std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoing) {
@@ -59,6 +64,11 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 //
 // `place(source, count)` returns a T* with room for `count` elements where the
 // message is received, so the caller can receive straight into its own arrays.
+// `accept(source, count)` (optional, may be nullptr) then looks at it and
+// returns a verdict: nonzero rejects it, and `on_rejected(destination,
+// verdict)` runs on the sender before the sender joins the agreement, so a
+// receiver's objection reaches every rank through `agreement_max` in the same
+// round.
 //
 // `agreement_max` (may be empty) is reduced with MPI_MAX over all ranks as the
 // termination step, so flags such as errors ride along for free. It is
@@ -66,13 +76,23 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // received data.
 inline constexpr int kDefaultExchangeTag = 0x5e1;
 
+struct ExchangeVerdicts {
+  std::function<int(int source, int count)> accept;
+  std::function<void(int destination, int verdict)> on_rejected;
+};
+
 template <class T, class Place>
 void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, Place&& place,
-                          std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag) {
+                          std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag,
+                          const ExchangeVerdicts& verdicts = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   detail::sparse_exchange_raw(
       comm, sizeof(T), detail::raw_messages(outgoing),
-      [&](int source, int count) -> void* { return place(source, count); }, [](int, int, const void*) {},
+      [&](int source, int count) -> void* { return place(source, count); },
+      [&](int source, int count, const void*) { return verdicts.accept ? verdicts.accept(source, count) : 0; },
+      [&](int destination, int verdict) {
+        if (verdicts.on_rejected) verdicts.on_rejected(destination, verdict);
+      },
       agreement_max, tag);
 }
 
@@ -90,8 +110,9 @@ void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing
       },
       [&](int source, int count, const void* data) {
         on_receive(source, std::span<const T>(static_cast<const T*>(data), static_cast<std::size_t>(count)));
+        return 0;
       },
-      agreement_max, tag);
+      [](int, int) {}, agreement_max, tag);
 }
 
 }  // namespace distopo
