@@ -1,7 +1,4 @@
 # Cartesian benchmarks (included from bench/CMakeLists.txt).
-find_package(benchmark REQUIRED)
-find_package(nlohmann_json 3 REQUIRED)
-find_package(CLI11 REQUIRED)
 
 # distopo::dims_create vs MPICH's MPI_Dims_create (Google Benchmark, own main).
 add_executable(dims_create_bench ${CMAKE_CURRENT_LIST_DIR}/dims_create_bench.cpp)

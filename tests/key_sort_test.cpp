@@ -29,11 +29,13 @@ TEST_F(KeySort, EmptyAndSingle) {
   expect_sorted_like_std({42});
 }
 
-TEST_F(KeySort, SmallInputsUseInsertionPathCorrectly) {
+// Small inputs take the comparison sort, larger ones the radix passes: both
+// sides of the switch (4096 keys) must agree with std::sort.
+TEST_F(KeySort, SizesOnBothSidesOfTheComparisonSortLimit) {
   std::mt19937_64 random(1);
-  for (std::size_t n = 0; n < 200; ++n) {
+  for (std::size_t n = 0; n < 5000; n += (n < 200 || (n > 4080 && n < 4110)) ? 1 : 97) {
     std::vector<std::uint64_t> keys(n);
-    for (auto& key : keys) key = random() % 17;
+    for (auto& key : keys) key = random() % 17 + (random() % 3) * (std::uint64_t{1} << 40);
     expect_sorted_like_std(keys);
   }
 }

@@ -1,0 +1,227 @@
+// The scaling driver of dist_graph_create: builds the same graph with distopo
+// and with MPICH's own MPI_Dist_graph_create for each graph family and prints,
+// on rank 0, one JSON object per line and implementation:
+//   max_time_s           max over ranks of the call's time, median over reps
+//   peak_bytes_per_rank  heap the call added on the worst rank (measured by the
+//                        malloc counter of heap_meter.cpp), median over reps
+// The two implementations alternate within every repetition, so machine noise
+// hits both alike; compare them as ratios of the same run.
+// Run: mpiexec -n P distgraph_scaling [--family ring,powerlaw] [--reps 11] ...
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distopo/distgraph.hpp"
+#include "graph_families.hpp"
+#ifndef DISTOPO_NO_HEAP_METER
+#include "heap_meter.hpp"
+#endif
+
+namespace {
+
+enum class Impl { distopo, mpich };
+
+const char* impl_name(Impl impl) { return impl == Impl::distopo ? "distopo" : "mpich"; }
+
+struct Settings {
+  std::vector<std::string> families = bench::family_names();
+  int edges_per_rank = 16;
+  int reps = 11;
+  int warmup = 2;
+  std::string impl = "both";
+  bool unweighted = false;
+  unsigned seed = 1;
+};
+
+// One timed call on every rank: its duration and the heap it added.
+struct Sample {
+  double seconds = 0;
+  std::optional<std::size_t> extra_heap;
+};
+
+MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted) {
+  const int* weights = weighted ? edges.weights.data() : MPI_UNWEIGHTED;
+  if (impl == Impl::mpich) {
+    MPI_Comm graph = MPI_COMM_NULL;
+    // PMPI: MPICH's own constructor even when an interposition library is loaded.
+    PMPI_Dist_graph_create(MPI_COMM_WORLD, edges.n(), edges.sources.data(), edges.degrees.data(),
+                           edges.destinations.data(), weights, MPI_INFO_NULL, 0, &graph);
+    return graph;
+  }
+  return distopo::dist_graph_create(MPI_COMM_WORLD, edges.n(), edges.sources.data(), edges.degrees.data(),
+                                    edges.destinations.data(), weights, {.weighted = weighted, .reorder = false})
+      .release();
+}
+
+Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  Sample sample;
+#ifndef DISTOPO_NO_HEAP_METER
+  const std::size_t baseline = heap_meter::reset_peak();
+#endif
+  const double start = MPI_Wtime();
+  MPI_Comm graph = create(impl, edges, weighted);
+  sample.seconds = MPI_Wtime() - start;
+#ifndef DISTOPO_NO_HEAP_METER
+  sample.extra_heap = heap_meter::peak_bytes() - baseline;
+#endif
+  MPI_Comm_free(&graph);
+  return sample;
+}
+
+template <class T>
+T median(std::vector<T> values) {
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2), values.end());
+  return values[values.size() / 2];
+}
+
+// (rank, weight) multisets of both directions, sorted, as MPICH reports them.
+std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>> sorted_neighbors(MPI_Comm graph,
+                                                                                                bool weighted) {
+  int indegree = 0;
+  int outdegree = 0;
+  int is_weighted = 0;
+  PMPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &is_weighted);
+  std::vector<int> sources(static_cast<std::size_t>(indegree)), source_weights(sources.size());
+  std::vector<int> destinations(static_cast<std::size_t>(outdegree)), destination_weights(destinations.size());
+  PMPI_Dist_graph_neighbors(graph, indegree, sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
+                            outdegree, destinations.data(),
+                            weighted ? destination_weights.data() : MPI_UNWEIGHTED);
+  auto zip = [](const std::vector<int>& ranks, const std::vector<int>& weights) {
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < ranks.size(); ++i) pairs.emplace_back(ranks[i], weights[i]);
+    std::sort(pairs.begin(), pairs.end());
+    return pairs;
+  };
+  return {zip(sources, source_weights), zip(destinations, destination_weights)};
+}
+
+// distopo's lists (read from its own record) against MPICH's for the same
+// input: the same multiset on every rank? Also checks that distopo's lists are
+// already sorted, as documented. Collective; the answer is the same everywhere.
+bool same_neighbors(const bench::LocalEdges& edges, bool weighted) {
+  MPI_Comm ours = create(Impl::distopo, edges, weighted);
+  MPI_Comm theirs = create(Impl::mpich, edges, weighted);
+  const distopo::DistGraphNeighbors& record = distopo::dist_graph_neighbors(ours);
+  auto zip = [weighted](const std::vector<int>& ranks, const std::vector<int>& weights) {
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t i = 0; i < ranks.size(); ++i) pairs.emplace_back(ranks[i], weighted ? weights[i] : 0);
+    return pairs;
+  };
+  const auto our_in = zip(record.sources, record.source_weights);
+  const auto our_out = zip(record.destinations, record.destination_weights);
+  auto [their_in, their_out] = sorted_neighbors(theirs, weighted);
+  int same = std::is_sorted(our_in.begin(), our_in.end()) && std::is_sorted(our_out.begin(), our_out.end()) &&
+             our_in == their_in && our_out == their_out;
+  MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  MPI_Comm_free(&ours);
+  MPI_Comm_free(&theirs);
+  return same != 0;
+}
+
+int max_indegree(const bench::LocalEdges& edges) {
+  MPI_Comm graph = create(Impl::distopo, edges, true);
+  int indegree = distopo::dist_graph_neighbors_count(graph).indegree;
+  MPI_Allreduce(MPI_IN_PLACE, &indegree, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Comm_free(&graph);
+  return indegree;
+}
+
+// Runs one family; returns false if distopo's neighbors differ from MPICH's.
+bool run_family(const Settings& settings, const std::string& family, int rank, int size) {
+  const bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
+  const bool weighted = !settings.unweighted;
+  std::vector<Impl> impls;
+  if (settings.impl != "mpich") impls.push_back(Impl::distopo);
+  if (settings.impl != "distopo") impls.push_back(Impl::mpich);
+
+  for (int i = 0; i < settings.warmup; ++i) {
+    for (Impl impl : impls) timed_create(impl, edges, weighted);
+  }
+  std::vector<std::vector<double>> times(impls.size());
+  std::vector<std::vector<double>> heaps(impls.size());
+  for (int rep = 0; rep < settings.reps; ++rep) {
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      // Alternate which implementation goes first, so neither always runs on a warm cache.
+      const std::size_t which = (k + static_cast<std::size_t>(rep)) % impls.size();
+      const Sample sample = timed_create(impls[which], edges, weighted);
+      double worst[2] = {sample.seconds, sample.extra_heap ? static_cast<double>(*sample.extra_heap) : -1.0};
+      MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      times[which].push_back(worst[0]);
+      heaps[which].push_back(worst[1]);
+    }
+  }
+  const bool same = impls.size() == 2 ? same_neighbors(edges, weighted) : true;
+  const int indegree_max = max_indegree(edges);
+  long long total_edges = static_cast<long long>(edges.edge_count());
+  MPI_Allreduce(MPI_IN_PLACE, &total_edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+
+  if (rank == 0) {
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      nlohmann::json line = {{"impl", impl_name(impls[k])},
+                             {"family", family},
+                             {"P", size},
+                             {"edges_per_rank", settings.edges_per_rank},
+                             {"total_edges", total_edges},
+                             {"max_time_s", median(times[k])},
+                             {"min_time_s", *std::min_element(times[k].begin(), times[k].end())},
+                             {"reps", settings.reps},
+                             {"weighted", weighted},
+                             {"indegree_max", indegree_max}};
+      const double heap = median(heaps[k]);
+      line["peak_bytes_per_rank"] = heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap));
+      if (impls[k] == Impl::distopo && impls.size() == 2) line["same_neighbors"] = same;
+      std::printf("%s\n", line.dump().c_str());
+      std::fflush(stdout);
+    }
+  }
+  return same;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Settings settings;
+  CLI::App app{"dist_graph_create: distopo against MPICH's MPI_Dist_graph_create, per graph family"};
+  app.add_option("--family", settings.families, "graph families (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(bench::family_names()));
+  app.add_option("--edges-per-rank", settings.edges_per_rank, "degree of the k-out, power-law and given-by-one families")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--reps", settings.reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", settings.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
+  app.add_option("--impl", settings.impl, "distopo, mpich or both")->check(CLI::IsMember({"distopo", "mpich", "both"}));
+  app.add_option("--seed", settings.seed, "seed of the random families");
+  app.add_flag("--unweighted", settings.unweighted, "pass MPI_UNWEIGHTED");
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int rc = rank == 0 ? app.exit(error) : (error.get_exit_code() == 0 ? 0 : 1);
+    MPI_Finalize();
+    return rc;
+  }
+
+  bool all_same = true;
+  try {
+    for (const std::string& family : settings.families) all_same = run_family(settings, family, rank, size) && all_same;
+  } catch (const distopo::Error& error) {
+    std::fprintf(stderr, "rank %d: %s\n", rank, error.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (!all_same && rank == 0) std::fprintf(stderr, "distopo's neighbor lists differ from MPICH's\n");
+  MPI_Finalize();
+  return all_same ? 0 : 1;
+}

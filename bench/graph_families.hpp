@@ -1,0 +1,27 @@
+#pragma once
+// The graph families of the scaling study, as each rank would hand them to
+// MPI_Dist_graph_create: (n, sources, degrees, destinations, weights).
+// Deterministic for a given (family, rank, size, edges_per_rank, seed).
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct LocalEdges {
+  std::vector<int> sources;
+  std::vector<int> degrees;
+  std::vector<int> destinations;
+  std::vector<int> weights;
+  [[nodiscard]] int n() const { return static_cast<int>(sources.size()); }
+  [[nodiscard]] std::size_t edge_count() const { return destinations.size(); }
+};
+
+// ring, stencil2d, stencil3d, random_kout, powerlaw, rank0_whole, incoming_only.
+const std::vector<std::string>& family_names();
+
+// Throws std::invalid_argument for an unknown family. `edges_per_rank` is the
+// degree of the families that have one (random_kout, powerlaw, rank0_whole,
+// incoming_only); ring and stencils have their natural degree.
+LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed);
+
+}  // namespace bench

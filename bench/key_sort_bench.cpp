@@ -1,0 +1,76 @@
+// The local sort of dist_graph_create: distopo::sort_keys (Kokkos radix sort
+// of packed (direction, rank, weight) keys) against std::sort on the same keys.
+// Inputs are what a rank sees after the exchange: n edge ends whose ranks are
+// spread over P ranks, with constant weights (the common unweighted case) or
+// random ones, or skewed towards a few hub ranks.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <benchmark/benchmark.h>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "distopo/core/edge_key.hpp"
+#include "distopo/core/key_sort.hpp"
+
+namespace {
+
+enum class Weights : int { constant = 0, random = 1 };
+enum class Spread : int { uniform = 0, hubs = 1 };
+
+std::vector<distopo::EdgeKey> make_keys(std::size_t n, int ranks, Weights weights, Spread spread) {
+  std::mt19937_64 random(n * 7919 + static_cast<std::size_t>(ranks));
+  std::uniform_int_distribution<int> any_rank(0, ranks - 1);
+  std::uniform_int_distribution<int> hub(0, 7);
+  std::uniform_int_distribution<int> any_weight(0, 1 << 20);
+  std::bernoulli_distribution to_hub(0.8);
+  std::vector<distopo::EdgeKey> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto direction = (i & 1) ? distopo::EdgeDirection::out : distopo::EdgeDirection::in;
+    const int rank = spread == Spread::hubs && to_hub(random) ? hub(random) : any_rank(random);
+    keys[i] = distopo::pack_edge(direction, rank, weights == Weights::constant ? 1 : any_weight(random));
+  }
+  return keys;
+}
+
+template <bool kDistopo>
+void sort_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto input = make_keys(n, static_cast<int>(state.range(1)), static_cast<Weights>(state.range(2)),
+                               static_cast<Spread>(state.range(3)));
+  std::vector<distopo::EdgeKey> keys(n);
+  for (auto _ : state) {
+    state.PauseTiming();
+    keys = input;
+    state.ResumeTiming();
+    if constexpr (kDistopo) distopo::sort_keys(keys);
+    else std::sort(keys.begin(), keys.end());
+    benchmark::DoNotOptimize(keys.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+
+// n from 64 to 4M keys; P = 1e3 and 1e5; constant/random weights; uniform/hub ranks.
+void arguments(benchmark::internal::Benchmark* bench) {
+  bench->ArgNames({"n", "P", "random_weights", "hubs"});
+  for (std::int64_t n : {64, 1024, 2048, 4096, 8192, 16384, 262144, 4194304}) {
+    for (std::int64_t p : {1000, 100000}) {
+      for (std::int64_t weights : {0, 1}) bench->Args({n, p, weights, 0});
+      bench->Args({n, p, 0, 1});
+    }
+  }
+}
+
+BENCHMARK(sort_bench<true>)->Name("distopo_sort_keys")->Apply(arguments)->Unit(benchmark::kMicrosecond);
+BENCHMARK(sort_bench<false>)->Name("std_sort")->Apply(arguments)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
