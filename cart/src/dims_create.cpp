@@ -1,11 +1,20 @@
 // dims_create: the most balanced factorization of nnodes / prod(preset) into
-// the free dimensions. Factor into primes (trial division by a cached table of
-// primes up to 46341, enough for any int), list the divisors, then a
-// branch-and-bound search over non-increasing divisor sequences that minimizes
-// max - min. The search visits sequences in lexicographic order and keeps only
-// strict improvements, so among equally balanced answers the first one (the
-// smallest largest entry, then lexicographically smallest) wins.
+// the free dimensions, without touching the heap (MPI_Dims_create is called in
+// start-up code, and MPICH's answer costs tens of nanoseconds for small n).
+//  1. Factor into primes: powers of two by counting zero bits, odd primes up
+//     to sqrt(2^31) by trial division with a multiplication instead of a
+//     division (n * p^-1 mod 2^32 <= (2^32 - 1) / p iff p divides n).
+//  2. Fast answers: no more prime factors than slots (the primes, then 1s),
+//     a prime power (exponents spread evenly), a perfect power (all entries
+//     equal).
+//  3. Otherwise a branch-and-bound search over non-increasing divisor
+//     sequences that minimizes max - min. It visits sequences in
+//     lexicographic order and keeps only strict improvements, so among equally
+//     balanced answers the first one (the smallest largest entry, then
+//     lexicographically smallest) wins.
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,15 +27,24 @@ namespace {
 
 constexpr const char* kCaller = "dims_create";
 
-const std::vector<int>& small_primes() {
-  static const std::vector<int> primes = [] {
-    constexpr int kLimit = 46341;  // > sqrt(INT_MAX)
+// An odd prime with what its divisibility test needs.
+struct TrialDivisor {
+  std::uint32_t prime;
+  std::uint32_t inverse;  // prime * inverse == 1 (mod 2^32)
+  std::uint32_t limit;    // (2^32 - 1) / prime
+};
+
+const std::vector<TrialDivisor>& odd_primes() {
+  static const std::vector<TrialDivisor> primes = [] {
+    constexpr std::uint32_t kLimit = 46341;  // > sqrt(INT_MAX)
     std::vector<bool> composite(kLimit + 1, false);
-    std::vector<int> list;
-    for (int i = 2; i <= kLimit; ++i) {
-      if (composite[static_cast<std::size_t>(i)]) continue;
-      list.push_back(i);
-      for (std::int64_t j = std::int64_t{i} * i; j <= kLimit; j += i) composite[static_cast<std::size_t>(j)] = true;
+    std::vector<TrialDivisor> list;
+    for (std::uint32_t i = 3; i <= kLimit; i += 2) {
+      if (composite[i]) continue;
+      std::uint32_t inverse = i;  // Newton's iteration doubles the correct low bits
+      for (int step = 0; step < 5; ++step) inverse *= 2 - i * inverse;
+      list.push_back({i, inverse, UINT32_MAX / i});
+      for (std::uint64_t j = std::uint64_t{i} * i; j <= kLimit; j += 2 * i) composite[j] = true;
     }
     return list;
   }();
@@ -34,38 +52,39 @@ const std::vector<int>& small_primes() {
 }
 
 struct PrimePower {
-  std::int64_t prime;
+  std::uint32_t prime;
   int exponent;
 };
 
-std::vector<PrimePower> factor(std::int64_t n) {
-  std::vector<PrimePower> factors;
-  for (int p : small_primes()) {
-    if (std::int64_t{p} * p > n) break;
-    if (n % p != 0) continue;
-    int e = 0;
-    while (n % p == 0) {
-      n /= p;
-      ++e;
-    }
-    factors.push_back({p, e});
+// An int has at most 9 distinct prime factors (2*3*5*...*29 > 2^31).
+struct Factorization {
+  std::array<PrimePower, 10> powers;
+  int distinct = 0;
+  int total = 0;  // prime factors with multiplicity
+  void add(std::uint32_t prime, int exponent) {
+    powers[static_cast<std::size_t>(distinct++)] = {prime, exponent};
+    total += exponent;
   }
-  if (n > 1) factors.push_back({n, 1});
-  return factors;
-}
+};
 
-std::vector<std::int64_t> divisors(const std::vector<PrimePower>& factors) {
-  std::vector<std::int64_t> list{1};
-  for (const auto& [prime, exponent] : factors) {
-    const std::size_t count = list.size();
-    std::int64_t power = 1;
-    for (int e = 1; e <= exponent; ++e) {
-      power *= prime;
-      for (std::size_t i = 0; i < count; ++i) list.push_back(list[i] * power);
-    }
+Factorization factor(std::uint32_t n) {
+  Factorization f;
+  if (const int twos = std::countr_zero(n); twos > 0) {
+    f.add(2, twos);
+    n >>= twos;
   }
-  std::sort(list.begin(), list.end());
-  return list;
+  for (const TrialDivisor& d : odd_primes()) {
+    if (d.prime * d.prime > n) break;  // prime <= 46341: the square fits in 32 bits
+    if (n * d.inverse > d.limit) continue;
+    int exponent = 0;
+    do {
+      n *= d.inverse;  // exact division
+      ++exponent;
+    } while (n * d.inverse <= d.limit);
+    f.add(d.prime, exponent);
+  }
+  if (n > 1) f.add(n, 1);
+  return f;
 }
 
 // x^s, saturating above `limit`.
@@ -81,6 +100,12 @@ std::int64_t power_capped(std::int64_t x, int s, std::int64_t limit) {
 // Largest r with r^s <= n (n >= 1, s >= 1).
 std::int64_t floor_root(std::int64_t n, int s) {
   if (s == 1) return n;
+  if (s == 2) {
+    auto r = static_cast<std::int64_t>(std::sqrt(static_cast<double>(n)));
+    while (r * r > n) --r;
+    while ((r + 1) * (r + 1) <= n) ++r;
+    return r;
+  }
   auto r = static_cast<std::int64_t>(std::pow(static_cast<double>(n), 1.0 / s));
   r = std::max<std::int64_t>(r, 1);
   while (r > 1 && power_capped(r, s, n) > n) --r;
@@ -88,12 +113,33 @@ std::int64_t floor_root(std::int64_t n, int s) {
   return r;
 }
 
+// The search runs only with fewer slots than prime factors (at most 30), and an
+// int has at most 1600 divisors.
+constexpr std::size_t kMaxSearchSlots = 31;
+constexpr std::size_t kMaxDivisors = 1600;
+
 struct BalancedSearch {
-  std::vector<std::int64_t> divisors;  // of the whole product, ascending
+  std::array<std::int64_t, kMaxDivisors> divisors;  // of the whole product, ascending
+  std::size_t divisor_count = 0;
   int slots = 0;
-  std::vector<std::int64_t> current;
-  std::vector<std::int64_t> best;
+  std::array<std::int64_t, kMaxSearchSlots> current;
+  std::array<std::int64_t, kMaxSearchSlots> best;
   std::int64_t best_spread = INT64_MAX;
+
+  void list_divisors(const Factorization& f) {
+    divisors[0] = 1;
+    divisor_count = 1;
+    for (int i = 0; i < f.distinct; ++i) {
+      const auto [prime, exponent] = f.powers[static_cast<std::size_t>(i)];
+      const std::size_t count = divisor_count;
+      std::int64_t power = 1;
+      for (int e = 1; e <= exponent; ++e) {
+        power *= prime;
+        for (std::size_t j = 0; j < count; ++j) divisors[divisor_count++] = divisors[j] * power;
+      }
+    }
+    std::sort(divisors.begin(), divisors.begin() + static_cast<std::ptrdiff_t>(divisor_count));
+  }
 
   // Fills current[depth..] with a non-increasing sequence of `slots - depth`
   // divisors, each <= high, whose product is `remaining`.
@@ -101,7 +147,7 @@ struct BalancedSearch {
     const int left = slots - depth;
     if (left == 0) {
       if (remaining != 1) return;
-      const std::int64_t spread = current.front() - current.back();
+      const std::int64_t spread = current[0] - current[static_cast<std::size_t>(slots - 1)];
       if (spread < best_spread) {
         best_spread = spread;
         best = current;
@@ -110,12 +156,17 @@ struct BalancedSearch {
     }
     if (remaining == 1) {
       // Everything left is 1.
-      std::fill(current.begin() + depth, current.end(), 1);
+      std::fill(current.begin() + depth, current.begin() + slots, 1);
       run(slots, 1, 1);
       return;
     }
+    if (depth > 0) {
+      // To beat the best, every entry left lies in [current[0] - best_spread + 1, current[0]].
+      const std::int64_t floor_entry = current[0] - best_spread + 1;
+      if (floor_entry > 1 && power_capped(floor_entry, left, remaining) > remaining) return;
+    }
     const std::int64_t root = floor_root(remaining, left);
-    if (depth > 0 && current.front() - root >= best_spread) return;  // the last entry is at most root
+    if (depth > 0 && current[0] - root >= best_spread) return;  // the last entry is at most root
     if (left == 1) {
       if (remaining > high) return;
       current[static_cast<std::size_t>(depth)] = remaining;
@@ -124,13 +175,13 @@ struct BalancedSearch {
     }
     // The largest of the remaining entries is at least ceil(remaining^(1/left)).
     const std::int64_t low = power_capped(root, left, remaining) == remaining ? root : root + 1;
-    auto it = std::lower_bound(divisors.begin(), divisors.end(), low);
-    for (; it != divisors.end() && *it <= high && *it <= remaining; ++it) {
+    const auto end = divisors.begin() + static_cast<std::ptrdiff_t>(divisor_count);
+    for (auto it = std::lower_bound(divisors.begin(), end, low); it != end && *it <= high && *it <= remaining; ++it) {
       const std::int64_t d = *it;
       if (remaining % d != 0) continue;
       // Entries are non-increasing: the first one is the largest, and the
       // smallest cannot exceed root.
-      const std::int64_t first = depth == 0 ? d : current.front();
+      const std::int64_t first = depth == 0 ? d : current[0];
       if (first - root >= best_spread) break;  // larger d only makes the first entry larger
       current[static_cast<std::size_t>(depth)] = d;
       run(depth + 1, remaining / d, d);
@@ -138,32 +189,67 @@ struct BalancedSearch {
   }
 };
 
-std::vector<std::int64_t> balanced_factors(std::int64_t product, int slots) {
-  if (slots == 0) return {};
-  const std::vector<PrimePower> factors = factor(product);
-  int prime_count = 0;
-  for (const auto& f : factors) prime_count += f.exponent;
-  if (prime_count <= slots) {
+// Writes the most balanced factorization of `product` into the zero entries
+// of `dims`, largest first.
+void fill_free_dims(std::uint32_t product, int slots, std::span<int> dims) {
+  if (slots == 0) return;
+  auto next_free = dims.begin();
+  const auto put = [&](std::int64_t value) {
+    next_free = std::find(next_free, dims.end(), 0);
+    *next_free++ = static_cast<int>(value);
+  };
+  const Factorization f = factor(product);
+  if (f.total <= slots) {
     // No more prime factors than slots: the primes themselves (then 1s) are
     // optimal, since merging any two raises the maximum or creates a 1.
-    std::vector<std::int64_t> result;
-    for (auto it = factors.rbegin(); it != factors.rend(); ++it) {
-      result.insert(result.end(), static_cast<std::size_t>(it->exponent), it->prime);
+    for (int i = f.distinct - 1; i >= 0; --i) {
+      const PrimePower& power = f.powers[static_cast<std::size_t>(i)];
+      for (int e = 0; e < power.exponent; ++e) put(power.prime);
     }
-    result.resize(static_cast<std::size_t>(slots), 1);
-    return result;
+    for (int i = f.total; i < slots; ++i) put(1);
+    return;
   }
-  BalancedSearch search;
-  search.divisors = divisors(factors);
+  if (f.distinct == 1) {
+    // p^e: exponents differing by at most one make the largest entry as small
+    // and the smallest as large as they can be.
+    const auto [prime, exponent] = f.powers[0];
+    const int base = exponent / slots;
+    const int bigger = exponent % slots;
+    for (int i = 0; i < slots; ++i) put(power_capped(prime, base + (i < bigger ? 1 : 0), INT32_MAX));
+    return;
+  }
+  // A perfect power (every exponent a multiple of slots): all entries equal.
+  if (std::all_of(f.powers.begin(), f.powers.begin() + f.distinct,
+                  [slots](const PrimePower& power) { return power.exponent % slots == 0; })) {
+    std::int64_t root = 1;
+    for (int i = 0; i < f.distinct; ++i) {
+      const PrimePower& power = f.powers[static_cast<std::size_t>(i)];
+      root *= power_capped(power.prime, power.exponent / slots, INT32_MAX);
+    }
+    for (int i = 0; i < slots; ++i) put(root);
+    return;
+  }
+  thread_local BalancedSearch search;
+  search.list_divisors(f);
   search.slots = slots;
-  search.current.assign(static_cast<std::size_t>(slots), 1);
+  // A greedy answer bounds the search from the start: the largest prime
+  // factors first, each into the slot with the smallest product. Ties with it
+  // stay admissible, so the search still returns the first optimal sequence.
+  std::array<std::int64_t, kMaxSearchSlots> greedy;
+  std::fill(greedy.begin(), greedy.begin() + slots, 1);
+  for (int i = f.distinct - 1; i >= 0; --i) {
+    const PrimePower& power = f.powers[static_cast<std::size_t>(i)];
+    for (int e = 0; e < power.exponent; ++e) *std::min_element(greedy.begin(), greedy.begin() + slots) *= power.prime;
+  }
+  const auto [low_entry, high_entry] = std::minmax_element(greedy.begin(), greedy.begin() + slots);
+  search.best_spread = *high_entry - *low_entry + 1;
+  std::fill(search.current.begin(), search.current.end(), 1);
   search.run(0, product, product);
-  return search.best;
+  for (int i = 0; i < slots; ++i) put(search.best[static_cast<std::size_t>(i)]);
 }
 
-}  // namespace
-
-std::vector<int> dims_create(int nnodes, std::span<const int> dims) {
+// Validates `dims` against nnodes and fills its zero entries in place.
+void dims_create_in_place(int nnodes, std::span<int> dims) {
   if (nnodes < 1) {
     throw Error(MPI_ERR_ARG, std::string(kCaller) + ": nnodes = " + std::to_string(nnodes) + " must be positive");
   }
@@ -188,12 +274,14 @@ std::vector<int> dims_create(int nnodes, std::span<const int> dims) {
                                   " is not a multiple of the product of the preset dims (" + given + ")" +
                                   (free_slots == 0 ? " or differs from it" : ""));
   }
-  const std::vector<std::int64_t> factors = balanced_factors(nnodes / preset, free_slots);
+  fill_free_dims(static_cast<std::uint32_t>(nnodes / preset), free_slots, dims);
+}
+
+}  // namespace
+
+std::vector<int> dims_create(int nnodes, std::span<const int> dims) {
   std::vector<int> result(dims.begin(), dims.end());
-  std::size_t next = 0;
-  for (int& d : result) {
-    if (d == 0) d = static_cast<int>(factors[next++]);
-  }
+  dims_create_in_place(nnodes, result);
   return result;
 }
 
@@ -201,7 +289,9 @@ std::vector<int> dims_create(int nnodes, int ndims) {
   if (ndims < 0) {
     throw Error(MPI_ERR_ARG, std::string(kCaller) + ": ndims = " + std::to_string(ndims) + " is negative");
   }
-  return dims_create(nnodes, std::vector<int>(static_cast<std::size_t>(ndims), 0));
+  std::vector<int> result(static_cast<std::size_t>(ndims), 0);
+  dims_create_in_place(nnodes, result);
+  return result;
 }
 
 void dims_create(int nnodes, int ndims, int dims[]) {
@@ -211,8 +301,8 @@ void dims_create(int nnodes, int ndims, int dims[]) {
   if (ndims > 0 && dims == nullptr) {
     throw Error(MPI_ERR_ARG, std::string(kCaller) + ": dims is NULL with ndims = " + std::to_string(ndims));
   }
-  const std::vector<int> result = dims_create(nnodes, std::span<const int>(dims, static_cast<std::size_t>(ndims)));
-  std::copy(result.begin(), result.end(), dims);
+  // Validate before writing: on error the caller's array stays as it was.
+  dims_create_in_place(nnodes, std::span<int>(dims, static_cast<std::size_t>(ndims)));
 }
 
 }  // namespace distopo
