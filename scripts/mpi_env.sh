@@ -7,6 +7,11 @@
 # transports are all a single machine needs and start faster.
 distopo_mpi_env() {
   local build_dir=$1
+  if [ ! -f "$build_dir/scripts/libdistopo_ucx_yield.so" ]; then
+    echo "mpi_env.sh: $build_dir/scripts/libdistopo_ucx_yield.so is missing (build target distopo_ucx_yield);" \
+         "without it oversubscribed ranks busy-poll and timings are meaningless" >&2
+    return 1
+  fi
   export LD_PRELOAD="$build_dir/scripts/libdistopo_ucx_yield.so${LD_PRELOAD:+:$LD_PRELOAD}"
   export UCX_TLS=self,posix
   export UCX_WARN_UNUSED_ENV_VARS=n

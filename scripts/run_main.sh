@@ -13,7 +13,7 @@ counts=("$@")
 
 bash "$root/scripts/setup.sh"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDISTOPO_BUILD_TESTS=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target distgraph_scaling scaling_report
+cmake --build "$build" -j "$(nproc)" --target distopo_ucx_yield distgraph_scaling scaling_report
 
 source "$root/scripts/mpi_env.sh"
 distopo_mpi_env "$build"
