@@ -227,7 +227,9 @@ void check_case(const Case& c, Op op, Mode mode) {
     ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
   }
   EXPECT_EQ(l.recv, l.expected);
-  if (mode == Mode::blocking && c.mpich_correct) {
+  // MPICH 4.0.2's MPI_Neighbor_alltoallw gave wrong blocks on a dist graph
+  // without repeated edges at 4 ranks and then crashed: not a reference.
+  if (mode == Mode::blocking && c.mpich_correct && op != Op::alltoallw) {
     Layout mpich = make_layout(c, op, 1);
     run_mpich_on(c, op, mpich);
     EXPECT_EQ(mpich.recv, l.recv) << "differs from MPICH's MPI_Neighbor_" << op_name(op);
