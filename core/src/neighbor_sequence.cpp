@@ -1,0 +1,92 @@
+#include "distopo/core/neighbor_sequence.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <variant>
+
+namespace distopo {
+namespace {
+
+// Row-major rank of `coords` (the convention of cart_rank).
+std::int64_t grid_rank(const std::vector<int>& dims, const std::vector<int>& coords) {
+  std::int64_t rank = 0;
+  for (std::size_t i = 0; i < dims.size(); ++i) rank = rank * dims[i] + coords[i];
+  return rank;
+}
+
+NeighborSequence cartesian_sequence(const CartesianTopology& cart) {
+  NeighborSequence s;
+  const std::size_t ndims = cart.dims.size();
+  s.sources.reserve(2 * ndims);
+  std::vector<int> coords = cart.coords;
+  for (std::size_t d = 0; d < ndims; ++d) {
+    const int own = cart.coords[d];
+    for (int step : {-1, +1}) {
+      int c = own + step;
+      int neighbor = MPI_PROC_NULL;
+      if (cart.periods[d]) c = ((c % cart.dims[d]) + cart.dims[d]) % cart.dims[d];
+      if (c >= 0 && c < cart.dims[d]) {
+        coords[d] = c;
+        neighbor = static_cast<int>(grid_rank(cart.dims, coords));
+      }
+      coords[d] = own;
+      s.sources.push_back(neighbor);
+    }
+  }
+  s.destinations = s.sources;
+  for (std::size_t d = 0; d < ndims; ++d) {
+    const int lower = static_cast<int>(2 * d);
+    const int upper = lower + 1;
+    // Receives (-1, +1), sends (+1, -1): see the pairing rule in the header.
+    if (s.sources[static_cast<std::size_t>(lower)] != MPI_PROC_NULL) s.recv_order.push_back(lower);
+    if (s.sources[static_cast<std::size_t>(upper)] != MPI_PROC_NULL) s.recv_order.push_back(upper);
+    if (s.destinations[static_cast<std::size_t>(upper)] != MPI_PROC_NULL) s.send_order.push_back(upper);
+    if (s.destinations[static_cast<std::size_t>(lower)] != MPI_PROC_NULL) s.send_order.push_back(lower);
+  }
+  return s;
+}
+
+std::vector<int> identity(std::size_t n) {
+  std::vector<int> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<int>(i);
+  return order;
+}
+
+NeighborSequence graph_sequence(const GraphTopology& graph, int rank) {
+  NeighborSequence s;
+  const auto r = static_cast<std::size_t>(rank);
+  if (r < graph.index.size()) {
+    const int begin = r == 0 ? 0 : graph.index[r - 1];
+    const int end = graph.index[r];
+    s.sources.assign(graph.edges.begin() + begin, graph.edges.begin() + end);
+  }
+  s.destinations = s.sources;
+  s.recv_order = identity(s.sources.size());
+  s.send_order = s.recv_order;
+  return s;
+}
+
+NeighborSequence dist_graph_sequence(const DistGraphTopology& graph) {
+  NeighborSequence s;
+  s.sources = graph.sources;
+  s.destinations = graph.destinations;
+  s.recv_order = identity(s.sources.size());
+  s.send_order = identity(s.destinations.size());
+  return s;
+}
+
+}  // namespace
+
+NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
+  return std::visit(
+      [rank](const auto& topology) -> NeighborSequence {
+        using T = std::decay_t<decltype(topology)>;
+        if constexpr (std::is_same_v<T, CartesianTopology>) return cartesian_sequence(topology);
+        else if constexpr (std::is_same_v<T, GraphTopology>) return graph_sequence(topology, rank);
+        else return dist_graph_sequence(topology);
+      },
+      record);
+}
+
+}  // namespace distopo

@@ -1,0 +1,190 @@
+// Isolation from user traffic, outstanding non-blocking collectives, MPI_Wait /
+// MPI_Test / MPI_Waitall / MPI_Testall on the returned requests, persistent
+// starts, and the error policy.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "neighbor_testing.hpp"
+
+namespace {
+
+using distopo::testing::world_rank;
+using distopo::testing::world_size;
+
+distopo::Comm ring() { return distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{world_size()}, {distopo::periodic}); }
+
+std::vector<int> ring_expected(const distopo::Comm& comm, int base) {
+  const int p = comm.size();
+  const int me = comm.rank();
+  const int below = (me + p - 1) % p;
+  const int above = (me + 1) % p;
+  // Slot 0 from the -1 neighbor's +1 block, slot 1 from the +1 neighbor's -1 block.
+  return {base + 10 * below + 1, base + 10 * above + 0};
+}
+
+int error_class_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const distopo::Error& error) {
+    return error.error_class();
+  }
+  return MPI_SUCCESS;
+}
+
+TEST(NeighborIsolation, UserAnyTagReceiveIsNotConsumed) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  int user = -1;
+  MPI_Request user_request = MPI_REQUEST_NULL;
+  MPI_Irecv(&user, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &user_request);
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  MPI_Request request = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  int flag = 0;
+  MPI_Test(&user_request, &flag, MPI_STATUS_IGNORE);
+  EXPECT_EQ(flag, 0) << "a collective message matched the user's receive";
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+  MPI_Barrier(comm);  // nobody sends the user message before every rank has tested
+  const int token = 4242 + me;
+  MPI_Send(&token, 1, MPI_INT, (me + 1) % comm.size(), 99, comm);
+  MPI_Wait(&user_request, MPI_STATUS_IGNORE);
+  EXPECT_EQ(user, 4242 + (me + comm.size() - 1) % comm.size());
+}
+
+TEST(NeighborRequests, TwoOutstandingCompleteInReverseOrder) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  std::vector<int> send_a = {10 * me, 10 * me + 1}, recv_a(2, -1);
+  std::vector<int> send_b = {1000 + 10 * me, 1000 + 10 * me + 1}, recv_b(2, -1);
+  MPI_Request a = distopo::ineighbor_alltoall(comm, std::span<const int>(send_a), std::span<int>(recv_a));
+  MPI_Request b = distopo::ineighbor_alltoall(comm, std::span<const int>(send_b), std::span<int>(recv_b));
+  MPI_Wait(&b, MPI_STATUS_IGNORE);
+  int done = 0;
+  while (!done) MPI_Test(&a, &done, MPI_STATUS_IGNORE);
+  EXPECT_EQ(a, MPI_REQUEST_NULL);
+  EXPECT_EQ(recv_a, ring_expected(comm, 0));
+  EXPECT_EQ(recv_b, ring_expected(comm, 1000));
+}
+
+TEST(NeighborRequests, WaitallAndTestallWithOtherRequests) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  std::vector<int> gathered(2, -1);
+  const int mine = me;
+  MPI_Request requests[3];
+  requests[0] = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  requests[1] = distopo::ineighbor_allgather(comm, std::span<const int>(&mine, 1), std::span<int>(gathered));
+  MPI_Ibarrier(comm, &requests[2]);
+  MPI_Waitall(3, requests, MPI_STATUSES_IGNORE);
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+  const int p = comm.size();
+  EXPECT_EQ(gathered, (std::vector<int>{(me + p - 1) % p, (me + 1) % p}));
+  requests[0] = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  requests[1] = distopo::ineighbor_allgather(comm, std::span<const int>(&mine, 1), std::span<int>(gathered));
+  int done = 0;
+  while (!done) MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE);
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  std::vector<int> send(2), recv(2, -1), other_recv(2, -1);
+  distopo::PersistentRequest request = distopo::neighbor_alltoall_init(comm, std::span<const int>(send), std::span<int>(recv));
+  EXPECT_FALSE(request.active());
+  for (int round = 0; round < 20; ++round) {
+    send = {100 * round + 10 * me, 100 * round + 10 * me + 1};
+    request.start();
+    // A blocking collective on the same communicator while it is active.
+    std::vector<int> other_send = {-1, -2};
+    distopo::neighbor_alltoall(comm, std::span<const int>(other_send), std::span<int>(other_recv));
+    if (round % 2) {
+      request.wait();
+    } else {
+      while (!request.test()) {
+      }
+    }
+    ASSERT_EQ(recv, ring_expected(comm, 100 * round));
+    EXPECT_EQ(other_recv, (std::vector<int>{-2, -1}));
+  }
+}
+
+TEST(NeighborErrors, AllRanksBadInput) {
+  distopo::Comm comm = ring();
+  std::vector<int> buffer(8);
+  const int counts[2] = {1, -1};
+  const int displs[2] = {0, 1};
+  const int bad_displs[2] = {0, -3};
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_alltoall(buffer.data(), -1, MPI_INT, buffer.data(), 1, MPI_INT, comm);
+            }),
+            MPI_ERR_COUNT);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_alltoallv(buffer.data(), counts, displs, MPI_INT, buffer.data(), displs, displs,
+                                               MPI_INT, comm);
+            }),
+            MPI_ERR_COUNT);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_allgatherv(buffer.data(), 1, MPI_INT, buffer.data(), displs, bad_displs, MPI_INT,
+                                                comm);
+            }),
+            MPI_ERR_ARG);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_allgather(buffer.data(), 1, MPI_DATATYPE_NULL, buffer.data(), 1, MPI_INT, comm);
+            }),
+            MPI_ERR_TYPE);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_allgather(MPI_IN_PLACE, 1, MPI_INT, buffer.data(), 1, MPI_INT, comm);
+            }),
+            MPI_ERR_BUFFER);
+  std::vector<int> small(1);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::neighbor_allgather(comm, std::span<const int>(buffer.data(), 2), std::span<int>(small));
+            }),
+            MPI_ERR_BUFFER);
+  EXPECT_EQ(error_class_of([&] {
+              MPI_Request request;
+              distopo::raw::ineighbor_alltoall(buffer.data(), -2, MPI_INT, buffer.data(), 1, MPI_INT, comm, &request);
+            }),
+            MPI_ERR_COUNT);
+  EXPECT_EQ(error_class_of([&] {
+              (void)distopo::raw::neighbor_alltoall_init(buffer.data(), -2, MPI_INT, buffer.data(), 1, MPI_INT, comm);
+            }),
+            MPI_ERR_COUNT);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_alltoall(buffer.data(), 1, MPI_INT, buffer.data(), 1, MPI_INT, MPI_COMM_WORLD);
+            }),
+            MPI_ERR_TOPOLOGY);
+  EXPECT_EQ(error_class_of([&] {
+              distopo::raw::neighbor_alltoall(buffer.data(), 1, MPI_INT, buffer.data(), 1, MPI_INT, MPI_COMM_NULL);
+            }),
+            MPI_ERR_COMM);
+  // The communicator still works afterwards.
+  const int me = comm.rank();
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+// Bad input on rank 0 only: rank 0 throws, its neighbors complete (nothing
+// hangs), and the next collective is not disturbed by leftovers.
+TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  const int count = me == 0 ? -1 : 1;
+  const int error = error_class_of([&] {
+    distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm);
+  });
+  EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
+  std::fill(recv.begin(), recv.end(), -1);
+  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+}  // namespace
