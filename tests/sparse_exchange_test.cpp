@@ -90,7 +90,7 @@ TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
   const int size = comm.size();
   for (int round = 0; round < 50; ++round) {
     const int target = (rank + round) % size;
-    const int tag = distopo::kDefaultExchangeTag + 2 * (round % 2);
+    const int tag = distopo::kDefaultExchangeTag + distopo::kExchangeTagStride * (round % 2);
     const auto received = run_exchange(comm, {{target, {round, rank}}}, {}, tag);
     for (const auto& [source, data] : received.by_source) {
       ASSERT_EQ(data.size(), 2U);
@@ -99,6 +99,24 @@ TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
     }
     const int expected_source = ((rank - round) % size + size) % size;
     EXPECT_EQ(received.by_source.count(expected_source), 1U);
+  }
+}
+
+// The agreement is a max-reduction by recursive doubling with the ranks
+// beyond the largest power of two folded onto a partner: every rank in turn
+// (folded ones too, at 3 and 5+ ranks) holds the unique maximum, back to back.
+TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
+  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  for (int round = 0; round < 3 * size; ++round) {
+    const int holder = round % size;
+    std::vector<int> values{rank == holder ? 1000 + round : round, -rank, 0};
+    const int tag = distopo::kDefaultExchangeTag + distopo::kExchangeTagStride * (round % 2);
+    run_exchange(comm, {}, values, tag);
+    EXPECT_EQ(values[0], 1000 + round) << "round " << round << ", maximum held by rank " << holder;
+    EXPECT_EQ(values[1], 0);
+    EXPECT_EQ(values[2], 0);
   }
 }
 

@@ -28,8 +28,8 @@ PrivateChannel private_channel(MPI_Comm comm) {
     check_mpi(MPI_Comm_set_attr(comm, keyval, owned.get()), "MPI_Comm_set_attr");
     cache = owned.release();
   }
-  // Alternate two tag pairs (an exchange uses tag and tag + 1).
-  const int tag = kDefaultExchangeTag + 2 * static_cast<int>(cache->rounds++ % 2);
+  // Alternate two tag ranges (an exchange uses kExchangeTagStride tags).
+  const int tag = kDefaultExchangeTag + kExchangeTagStride * static_cast<int>(cache->rounds++ % 2);
   return {cache->comm.get(), tag};
 }
 

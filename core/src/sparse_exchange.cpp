@@ -2,9 +2,11 @@
 
 #include <cstring>
 #include <deque>
+#include <optional>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "max_reduction.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -32,6 +34,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
                          std::span<int> agreement_max, int tag) {
   const int self = comm_rank(comm);
   const int ack_tag = tag + 1;
+  const int agreement_tag = tag + 2;
   const ElementType element(element_size);
 
   // Eager sends, each confirmed by an acknowledgement from its receiver:
@@ -64,8 +67,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
 
   std::vector<MPI_Request> acks_sent;
   std::deque<int> verdicts_sent;  // stable addresses while the sends are pending
-  MPI_Request agreement = MPI_REQUEST_NULL;
-  bool agreement_started = false;
+  std::optional<MaxReduction> agreement;
   for (;;) {
     int arrived = 0;
     MPI_Status status;
@@ -81,7 +83,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
                 "MPI_Isend");
       continue;  // drain what has arrived before testing anything else
     }
-    if (!agreement_started) {
+    if (!agreement) {
       // Every message of ours was received: enter the agreement.
       int all_received = 0;
       check_mpi(MPI_Testall(static_cast<int>(acks_expected.size()), acks_expected.data(), &all_received,
@@ -91,20 +93,12 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
         for (std::size_t i = 0; i < verdicts.size(); ++i) {
           if (verdicts[i] != 0) on_verdict(ack_status[i].MPI_SOURCE, verdicts[i]);
         }
-        if (agreement_max.empty()) {
-          check_mpi(MPI_Ibarrier(comm, &agreement), "MPI_Ibarrier");
-        } else {
-          check_mpi(MPI_Iallreduce(MPI_IN_PLACE, agreement_max.data(), static_cast<int>(agreement_max.size()),
-                                   MPI_INT, MPI_MAX, comm, &agreement),
-                    "MPI_Iallreduce");
-        }
-        agreement_started = true;
+        agreement.emplace(comm, agreement_max, agreement_tag);
       }
-    } else {
-      int finished = 0;
-      check_mpi(MPI_Test(&agreement, &finished, MPI_STATUS_IGNORE), "MPI_Test");
-      if (finished) break;
     }
+    // Done once every rank has entered the agreement: all sends everywhere
+    // were received.
+    if (agreement && agreement->test()) break;
   }
   // Acknowledged data sends and small acknowledgements complete at once.
   check_mpi(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");

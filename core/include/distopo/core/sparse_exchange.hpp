@@ -7,11 +7,12 @@
 //
 // Run it on a private communicator (see duplicate()): the probe matches any
 // source, so a user's message on a shared communicator could be taken for ours.
-// An exchange uses two tags, `tag` (data) and `tag + 1` (acknowledgements).
-// Back-to-back exchanges on one communicator need different tags: a rank whose
-// agreement completes first may send its next-round message while a peer is
-// still draining this round. No rank gets two rounds ahead (that needs every
-// rank in the next agreement), so alternating two tag pairs is enough.
+// An exchange uses three tags from `tag` on: data, acknowledgements, and the
+// agreement's messages (kExchangeTagStride). Back-to-back exchanges on one
+// communicator need different tags: a rank whose agreement completes first may
+// send its next-round message while a peer is still draining this round. No
+// rank gets two rounds ahead (that needs every rank in the next agreement), so
+// alternating two tag ranges is enough.
 #include <mpi.h>
 
 #include <cstddef>
@@ -75,6 +76,7 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // contributed once this rank's sends are done, so it must not depend on
 // received data.
 inline constexpr int kDefaultExchangeTag = 0x5e1;
+inline constexpr int kExchangeTagStride = 3;
 
 struct ExchangeVerdicts {
   std::function<int(int source, int count)> accept;
