@@ -36,8 +36,8 @@ MaxReduction::~MaxReduction() {
   // but not leak the requests.
   for (MPI_Request& request : requests_) {
     if (request != MPI_REQUEST_NULL) {
-      MPI_Cancel(&request);
-      MPI_Request_free(&request);
+      PMPI_Cancel(&request);
+      PMPI_Request_free(&request);
     }
   }
 }
@@ -92,7 +92,7 @@ void MaxReduction::next_stage() {
 bool MaxReduction::test() {
   while (stage_ != Stage::done) {
     int finished = 0;
-    check_mpi(MPI_Testall(2, requests_, &finished, MPI_STATUSES_IGNORE), "MPI_Testall");
+    check_mpi(PMPI_Testall(2, requests_, &finished, MPI_STATUSES_IGNORE), "MPI_Testall");
     if (!finished) return false;
     next_stage();
   }

@@ -29,6 +29,8 @@ class ElementType {
 
 }  // namespace
 
+// Requests are completed through PMPI_ names: the C API library interposes
+// MPI_Wait*/MPI_Test* (for persistent neighborhood collectives).
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
                          std::span<int> agreement_max, int tag) {
@@ -86,7 +88,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     if (!agreement) {
       // Every message of ours was received: enter the agreement.
       int all_received = 0;
-      check_mpi(MPI_Testall(static_cast<int>(acks_expected.size()), acks_expected.data(), &all_received,
+      check_mpi(PMPI_Testall(static_cast<int>(acks_expected.size()), acks_expected.data(), &all_received,
                             ack_status.data()),
                 "MPI_Testall");
       if (all_received) {
@@ -101,8 +103,8 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     if (agreement && agreement->test()) break;
   }
   // Acknowledged data sends and small acknowledgements complete at once.
-  check_mpi(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  check_mpi(MPI_Waitall(static_cast<int>(acks_sent.size()), acks_sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  check_mpi(PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  check_mpi(PMPI_Waitall(static_cast<int>(acks_sent.size()), acks_sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace distopo::detail

@@ -1,0 +1,159 @@
+// MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to
+// distopo's engine (distopo/core/neighbor_collective.hpp). Non-blocking forms
+// return MPICH generalized requests that MPI_Wait and friends complete;
+// persistent forms return handles that persistent_requests.cpp serves.
+#include "distopo/core/neighbor_collective.hpp"
+#include "error_reporting.hpp"
+#include "persistent_requests.hpp"
+
+using distopo::capi::guarded;
+using distopo::capi::require_pointer;
+
+namespace {
+
+// The persistent forms: build the collective, then register it under a handle.
+template <class Init>
+int persistent(MPI_Comm comm, const char* function, MPI_Request* request, Init&& init) {
+  return guarded(comm, function, [&] {
+    require_pointer(request, "request");
+    *request = distopo::capi::register_persistent(init());
+  });
+}
+
+}  // namespace
+
+DISTOPO_CAPI int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return guarded(comm, "MPI_Neighbor_allgather", [&] {
+    distopo::raw::neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                         MPI_Comm comm) {
+  return guarded(comm, "MPI_Neighbor_allgatherv", [&] {
+    distopo::raw::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return guarded(comm, "MPI_Neighbor_alltoall", [&] {
+    distopo::raw::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return guarded(comm, "MPI_Neighbor_alltoallv", [&] {
+    distopo::raw::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                     comm);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return guarded(comm, "MPI_Neighbor_alltoallw", [&] {
+    distopo::raw::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                     comm);
+  });
+}
+
+DISTOPO_CAPI int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return guarded(comm, "MPI_Ineighbor_allgather", [&] {
+    require_pointer(request, "request");
+    distopo::raw::ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  });
+}
+
+DISTOPO_CAPI int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                          MPI_Comm comm, MPI_Request* request) {
+  return guarded(comm, "MPI_Ineighbor_allgatherv", [&] {
+    require_pointer(request, "request");
+    distopo::raw::ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                       request);
+  });
+}
+
+DISTOPO_CAPI int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return guarded(comm, "MPI_Ineighbor_alltoall", [&] {
+    require_pointer(request, "request");
+    distopo::raw::ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  });
+}
+
+DISTOPO_CAPI int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request* request) {
+  return guarded(comm, "MPI_Ineighbor_alltoallv", [&] {
+    require_pointer(request, "request");
+    distopo::raw::ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                      comm, request);
+  });
+}
+
+DISTOPO_CAPI int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                         MPI_Request* request) {
+  return guarded(comm, "MPI_Ineighbor_alltoallw", [&] {
+    require_pointer(request, "request");
+    distopo::raw::ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                      recvtypes, comm, request);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                             MPI_Request* request) {
+  return persistent(comm, "MPI_Neighbor_allgather_init", request, [&] {
+    return distopo::raw::neighbor_allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                                 info);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                              void* recvbuf, const int recvcounts[], const int displs[],
+                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request* request) {
+  return persistent(comm, "MPI_Neighbor_allgatherv_init", request, [&] {
+    return distopo::raw::neighbor_allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                                  recvtype, comm, info);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                            MPI_Request* request) {
+  return persistent(comm, "MPI_Neighbor_alltoall_init", request, [&] {
+    return distopo::raw::neighbor_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                                info);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                             MPI_Info info, MPI_Request* request) {
+  return persistent(comm, "MPI_Neighbor_alltoallv_init", request, [&] {
+    return distopo::raw::neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                 rdispls, recvtype, comm, info);
+  });
+}
+
+DISTOPO_CAPI int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                             MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return persistent(comm, "MPI_Neighbor_alltoallw_init", request, [&] {
+    return distopo::raw::neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                 rdispls, recvtypes, comm, info);
+  });
+}
