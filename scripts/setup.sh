@@ -9,6 +9,7 @@ packages=(
   libtrilinos-kokkos-dev        # Kokkos 3.4, Serial backend
   libgtest-dev libbenchmark-dev # tests and kernel benchmarks
   libcli11-dev nlohmann-json3-dev
+  curl ca-certificates xz-utils # fetch MPICH's test sources (scripts/mpich_test_suite.sh)
 )
 
 missing=()

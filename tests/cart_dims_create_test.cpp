@@ -25,7 +25,8 @@ int error_class_of(int nnodes, std::vector<int> dims) {
 }
 
 // Brute force: every non-increasing factorization of n into `slots` factors;
-// the smallest max - min wins, ties to the lexicographically smallest.
+// the smallest max - min wins, ties to the largest smallest entry, then the
+// largest second smallest, and so on (MPICH's choice).
 struct Brute {
   std::vector<int> divisors;
   std::vector<int> current;
@@ -36,7 +37,9 @@ struct Brute {
     if (depth == current.size()) {
       if (remaining != 1) return;
       const int spread = current.front() - current.back();
-      if (spread < best_spread || (spread == best_spread && current < best)) {
+      const bool better_tie =
+          spread == best_spread && std::lexicographical_compare(best.rbegin(), best.rend(), current.rbegin(), current.rend());
+      if (spread < best_spread || better_tie) {
         best_spread = spread;
         best = current;
       }
@@ -71,6 +74,16 @@ TEST(DimsCreate, StandardTable) {
 TEST(DimsCreate, GreedyCounterexamples) {
   EXPECT_EQ(dims_create(72, 2), (std::vector<int>{9, 8}));
   EXPECT_EQ(dims_create(432, 3), (std::vector<int>{9, 8, 6}));
+}
+
+// Equally balanced answers: the larger smallest entry wins, then the larger
+// second smallest, and so on, as MPICH's test suite (dims5) expects.
+TEST(DimsCreate, TiesGoToTheLargerSmallestEntry) {
+  EXPECT_EQ(dims_create(5040, 3), (std::vector<int>{21, 16, 15}));     // not 20 x 18 x 14
+  EXPECT_EQ(dims_create(10800, 3), (std::vector<int>{27, 20, 20}));    // not 25 x 24 x 18
+  EXPECT_EQ(dims_create(13104, 4), (std::vector<int>{14, 13, 9, 8}));  // not 13 x 12 x 12 x 7
+  EXPECT_EQ(dims_create(5616, 4), (std::vector<int>{13, 9, 8, 6}));    // not 13 x 12 x 6 x 6
+  EXPECT_EQ(dims_create(98784, 5), (std::vector<int>{14, 14, 9, 8, 7}));  // not 14 x 12 x 12 x 7 x 7
 }
 
 TEST(DimsCreate, RawArrayOverloadKeepsPresets) {

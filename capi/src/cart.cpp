@@ -13,6 +13,7 @@ DISTOPO_CAPI int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
                                  MPI_Comm* comm_cart) {
   return guarded(comm_old, "MPI_Cart_create", [&] {
     require_pointer(comm_cart, "comm_cart");
+    *comm_cart = MPI_COMM_NULL;  // what the caller holds if the call fails
     *comm_cart = distopo::cart_create(comm_old, ndims, dims, periods, reorder != 0).release();
   });
 }
@@ -52,6 +53,7 @@ DISTOPO_CAPI int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* ran
 DISTOPO_CAPI int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   return guarded(comm, "MPI_Cart_sub", [&] {
     require_pointer(newcomm, "newcomm");
+    *newcomm = MPI_COMM_NULL;  // what the caller holds if the call fails
     *newcomm = distopo::cart_sub(comm, remain_dims).release();
   });
 }

@@ -33,6 +33,7 @@ DISTOPO_CAPI int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sourc
                                        MPI_Comm* comm_dist_graph) {
   return guarded(comm_old, "MPI_Dist_graph_create", [&] {
     require_pointer(comm_dist_graph, "comm_dist_graph");
+    *comm_dist_graph = MPI_COMM_NULL;  // what the caller holds if the call fails
     const distopo::DistGraphOptions options{.weighted = !is_unweighted(weights), .reorder = reorder != 0, .info = info};
     *comm_dist_graph =
         distopo::dist_graph_create(comm_old, n, sources, degrees, destinations, weights_to_read(weights), options)
@@ -46,6 +47,7 @@ DISTOPO_CAPI int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
                                                 MPI_Comm* comm_dist_graph) {
   return guarded(comm_old, "MPI_Dist_graph_create_adjacent", [&] {
     require_pointer(comm_dist_graph, "comm_dist_graph");
+    *comm_dist_graph = MPI_COMM_NULL;  // what the caller holds if the call fails
     // Weighted unless MPI_UNWEIGHTED; giving it for one side only is an error
     // that distopo's own check reports on every rank (weighted flags differ
     // from the other ranks', or weights missing where there are edges).

@@ -9,6 +9,7 @@ DISTOPO_CAPI int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[
                                   MPI_Comm* comm_graph) {
   return guarded(comm_old, "MPI_Graph_create", [&] {
     require_pointer(comm_graph, "comm_graph");
+    *comm_graph = MPI_COMM_NULL;  // what the caller holds if the call fails
     *comm_graph = distopo::graph_create(comm_old, nnodes, indx, edges, reorder != 0).release();
   });
 }
