@@ -85,7 +85,7 @@ T median(std::vector<T> values) {
 
 // (rank, weight) multisets of both directions, sorted, as MPICH reports them.
 std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>> sorted_neighbors(MPI_Comm graph,
-                                                                                                bool weighted) {
+                                                                                               bool weighted) {
   int indegree = 0;
   int outdegree = 0;
   int is_weighted = 0;
@@ -93,8 +93,7 @@ std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>> so
   std::vector<int> sources(static_cast<std::size_t>(indegree)), source_weights(sources.size());
   std::vector<int> destinations(static_cast<std::size_t>(outdegree)), destination_weights(destinations.size());
   PMPI_Dist_graph_neighbors(graph, indegree, sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
-                            outdegree, destinations.data(),
-                            weighted ? destination_weights.data() : MPI_UNWEIGHTED);
+                            outdegree, destinations.data(), weighted ? destination_weights.data() : MPI_UNWEIGHTED);
   auto zip = [](const std::vector<int>& ranks, const std::vector<int>& weights) {
     std::vector<std::pair<int, int>> pairs;
     for (std::size_t i = 0; i < ranks.size(); ++i) pairs.emplace_back(ranks[i], weights[i]);
@@ -195,7 +194,8 @@ int main(int argc, char** argv) {
   app.add_option("--family", settings.families, "graph families (default: all)")
       ->delimiter(',')
       ->check(CLI::IsMember(bench::family_names()));
-  app.add_option("--edges-per-rank", settings.edges_per_rank, "degree of the k-out, power-law and given-by-one families")
+  app.add_option("--edges-per-rank", settings.edges_per_rank,
+                 "degree of the k-out, power-law and given-by-one families")
       ->check(CLI::Range(0, 1 << 20));
   app.add_option("--reps", settings.reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--warmup", settings.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);

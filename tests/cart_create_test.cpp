@@ -85,7 +85,8 @@ void expect_matches_mpich(MPI_Comm comm, const std::vector<int>& dims, const std
   // Periodic coordinates wrap the same way in both.
   std::vector<int> shifted = grid.coords;
   for (int d = 0; d < ndims; ++d) {
-    if (periods[static_cast<std::size_t>(d)] == Periodicity::periodic) shifted[static_cast<std::size_t>(d)] -= 3 * dims[static_cast<std::size_t>(d)] + 1;
+    if (periods[static_cast<std::size_t>(d)] == Periodicity::periodic)
+      shifted[static_cast<std::size_t>(d)] -= 3 * dims[static_cast<std::size_t>(d)] + 1;
   }
   int native_rank = -1;
   PMPI_Cart_rank(comm, shifted.data(), &native_rank);
@@ -126,7 +127,8 @@ TEST(CartCreate, TwoDimensionalMixedPeriodsMatchesMpich) {
   const int p = world_size();
   const std::vector<int> dims = distopo::dims_create(p, 2);
   const std::vector<Periodicity> periods{distopo::periodic, distopo::open};
-  distopo::Comm grid = distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2), {distopo::periodic, distopo::open});
+  distopo::Comm grid =
+      distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2), {distopo::periodic, distopo::open});
   ASSERT_FALSE(grid.is_null());
   EXPECT_EQ(grid.rank(), world_rank());  // no reorder: ranks kept
   expect_matches_mpich(grid, dims, periods);
@@ -274,12 +276,10 @@ TEST(CartCreate, LocalQueryErrorsMatchMpichClasses) {
   EXPECT_EQ(error_class_of([&] { distopo::cart_shift(grid, -1, 1); }),
             mpich_class(PMPI_Cart_shift(grid, -1, 1, &a, &b)));
   const int outside[1] = {p};
-  EXPECT_EQ(error_class_of([&] { distopo::cart_rank(grid, outside); }),
-            mpich_class(PMPI_Cart_rank(grid, outside, &a)));
+  EXPECT_EQ(error_class_of([&] { distopo::cart_rank(grid, outside); }), mpich_class(PMPI_Cart_rank(grid, outside, &a)));
   EXPECT_EQ(error_class_of([&] { distopo::cart_rank(grid, outside); }), MPI_ERR_ARG);
   int coords[1];
-  EXPECT_EQ(error_class_of([&] { distopo::cart_coords(grid, p); }),
-            mpich_class(PMPI_Cart_coords(grid, p, 1, coords)));
+  EXPECT_EQ(error_class_of([&] { distopo::cart_coords(grid, p); }), mpich_class(PMPI_Cart_coords(grid, p, 1, coords)));
   EXPECT_EQ(error_class_of([&] { distopo::cart_coords(grid, -1); }), MPI_ERR_RANK);
   EXPECT_EQ(error_class_of([&] { distopo::cart_rank(grid, std::vector<int>{0, 0}); }), MPI_ERR_ARG);
 }
@@ -298,36 +298,50 @@ void expect_agreed(int expected_class, const std::function<void()>& call, const 
 TEST(CartCreate, BadInputOnOneRankIsReportedEverywhere) {
   const int p = world_size();
   const bool last = world_rank() == p - 1;
-  expect_agreed(MPI_ERR_DIMS, [&] {
-    distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{last ? -3 : p}, {distopo::open});
-  }, "-3");
-  expect_agreed(MPI_ERR_DIMS, [&] {
-    distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{1, last ? 0 : 1}, {distopo::open, distopo::open});
-  }, "dims[1] = 0");
-  expect_agreed(MPI_ERR_ARG, [&] {
-    distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{last ? p + 1 : p}, {distopo::open});
-  }, std::to_string(p + 1));
-  expect_agreed(MPI_ERR_ARG, [&] {
-    const int dims[1] = {1};
-    const int periods[1] = {0};
-    distopo::cart_create(MPI_COMM_WORLD, last ? -2 : 1, dims, periods, false);
-  }, "-2");
-  expect_agreed(MPI_ERR_DIMS, [&] {
-    distopo::cart_map(MPI_COMM_WORLD, std::vector<int>{last ? p + 5 : p}, std::vector<Periodicity>{distopo::open});
-  }, std::to_string(p + 5));
+  expect_agreed(
+      MPI_ERR_DIMS, [&] { distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{last ? -3 : p}, {distopo::open}); },
+      "-3");
+  expect_agreed(
+      MPI_ERR_DIMS,
+      [&] {
+        distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{1, last ? 0 : 1}, {distopo::open, distopo::open});
+      },
+      "dims[1] = 0");
+  expect_agreed(
+      MPI_ERR_ARG, [&] { distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{last ? p + 1 : p}, {distopo::open}); },
+      std::to_string(p + 1));
+  expect_agreed(
+      MPI_ERR_ARG,
+      [&] {
+        const int dims[1] = {1};
+        const int periods[1] = {0};
+        distopo::cart_create(MPI_COMM_WORLD, last ? -2 : 1, dims, periods, false);
+      },
+      "-2");
+  expect_agreed(
+      MPI_ERR_DIMS,
+      [&] {
+        distopo::cart_map(MPI_COMM_WORLD, std::vector<int>{last ? p + 5 : p}, std::vector<Periodicity>{distopo::open});
+      },
+      std::to_string(p + 5));
   if (p > 1) {
     // Valid but different arguments: MPI_ERR_ARG everywhere, naming the odd rank.
-    expect_agreed(MPI_ERR_ARG, [&] {
-      distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{p}, {last ? distopo::periodic : distopo::open});
-    }, "differ");
-    expect_agreed(MPI_ERR_ARG, [&] {
-      distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{p}, {distopo::open}, {.reorder = last});
-    }, "differ");
+    expect_agreed(
+        MPI_ERR_ARG,
+        [&] { distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{p}, {last ? distopo::periodic : distopo::open}); },
+        "differ");
+    expect_agreed(
+        MPI_ERR_ARG,
+        [&] { distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{p}, {distopo::open}, {.reorder = last}); },
+        "differ");
   }
   distopo::Comm grid = distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{p, 1}, {distopo::open, distopo::open});
-  expect_agreed(MPI_ERR_ARG, [&] {
-    distopo::cart_sub(grid, last ? std::vector<bool>{true} : std::vector<bool>{true, false});
-  }, "remain_dims has 1");
+  expect_agreed(
+      MPI_ERR_ARG,
+      [&] {
+        distopo::cart_sub(grid, last ? std::vector<bool>{true} : std::vector<bool>{true, false});
+      },
+      "remain_dims has 1");
 }
 
 TEST(CartCreate, CartSubBothWaysMatchesMpich) {
@@ -394,8 +408,7 @@ TEST(CartCreate, PoissonHaloExchangeOnPeriodicGrid) {
       const auto [source, destination] = distopo::cart_shift(grid, direction, 1);
       double from_source = 0.0;
       double from_destination = 0.0;
-      MPI_Sendrecv(&u, 1, MPI_DOUBLE, destination, 8, &from_source, 1, MPI_DOUBLE, source, 8, grid,
-                   MPI_STATUS_IGNORE);
+      MPI_Sendrecv(&u, 1, MPI_DOUBLE, destination, 8, &from_source, 1, MPI_DOUBLE, source, 8, grid, MPI_STATUS_IGNORE);
       MPI_Sendrecv(&u, 1, MPI_DOUBLE, source, 9, &from_destination, 1, MPI_DOUBLE, destination, 9, grid,
                    MPI_STATUS_IGNORE);
       sum += from_source + from_destination;

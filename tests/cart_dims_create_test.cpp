@@ -37,8 +37,8 @@ struct Brute {
     if (depth == current.size()) {
       if (remaining != 1) return;
       const int spread = current.front() - current.back();
-      const bool better_tie =
-          spread == best_spread && std::lexicographical_compare(best.rbegin(), best.rend(), current.rbegin(), current.rend());
+      const bool better_tie = spread == best_spread && std::lexicographical_compare(best.rbegin(), best.rend(),
+                                                                                    current.rbegin(), current.rend());
       if (spread < best_spread || better_tie) {
         best_spread = spread;
         best = current;
@@ -79,10 +79,10 @@ TEST(DimsCreate, GreedyCounterexamples) {
 // Equally balanced answers: the larger smallest entry wins, then the larger
 // second smallest, and so on, as MPICH's test suite (dims5) expects.
 TEST(DimsCreate, TiesGoToTheLargerSmallestEntry) {
-  EXPECT_EQ(dims_create(5040, 3), (std::vector<int>{21, 16, 15}));     // not 20 x 18 x 14
-  EXPECT_EQ(dims_create(10800, 3), (std::vector<int>{27, 20, 20}));    // not 25 x 24 x 18
-  EXPECT_EQ(dims_create(13104, 4), (std::vector<int>{14, 13, 9, 8}));  // not 13 x 12 x 12 x 7
-  EXPECT_EQ(dims_create(5616, 4), (std::vector<int>{13, 9, 8, 6}));    // not 13 x 12 x 6 x 6
+  EXPECT_EQ(dims_create(5040, 3), (std::vector<int>{21, 16, 15}));        // not 20 x 18 x 14
+  EXPECT_EQ(dims_create(10800, 3), (std::vector<int>{27, 20, 20}));       // not 25 x 24 x 18
+  EXPECT_EQ(dims_create(13104, 4), (std::vector<int>{14, 13, 9, 8}));     // not 13 x 12 x 12 x 7
+  EXPECT_EQ(dims_create(5616, 4), (std::vector<int>{13, 9, 8, 6}));       // not 13 x 12 x 6 x 6
   EXPECT_EQ(dims_create(98784, 5), (std::vector<int>{14, 14, 9, 8, 7}));  // not 14 x 12 x 12 x 7 x 7
 }
 

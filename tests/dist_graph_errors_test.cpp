@@ -125,10 +125,7 @@ TEST(DistGraphErrors, NullArraysWithEdges) {
   const int rank = world_rank();
   const int next = (rank + 1) % world_size();
   const int got = error_class_of(
-      [&] {
-        distopo::dist_graph_create(MPI_COMM_WORLD, 1, &rank, &one, bad ? nullptr : &next, &one, {});
-      },
-      &message);
+      [&] { distopo::dist_graph_create(MPI_COMM_WORLD, 1, &rank, &one, bad ? nullptr : &next, &one, {}); }, &message);
   EXPECT_EQ(got, MPI_ERR_ARG) << message;
   expect_next_create_works();
 }
@@ -156,8 +153,8 @@ TEST(DistGraphErrors, AdjacentNegativeDegreeAndBadRank) {
   std::string message;
   EXPECT_EQ(error_class_of(
                 [&] {
-                  distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, 1, out_of_range.data(), weight.data(), 0,
-                                                      nullptr, nullptr, {});
+                  distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, 1, out_of_range.data(), weight.data(), 0, nullptr,
+                                                      nullptr, {});
                 },
                 &message),
             MPI_ERR_RANK);
@@ -170,8 +167,9 @@ TEST(DistGraphErrors, AdjacentUnweightedOnSomeRanksOnly) {
   const std::vector<int> none;
   distopo::DistGraphOptions options;
   if (world_rank() == culprit()) options.weighted = false;
-  EXPECT_EQ(error_class_of([&] { distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, none, none, none, none, options); }),
-            MPI_ERR_ARG);
+  EXPECT_EQ(
+      error_class_of([&] { distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, none, none, none, none, options); }),
+      MPI_ERR_ARG);
 }
 
 TEST(DistGraphErrors, NullAndInterCommunicator) {

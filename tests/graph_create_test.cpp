@@ -123,8 +123,7 @@ TEST(GraphCreate, ShuffleExchangeExample) {
   while ((2 << n) <= p) ++n;
   const Graph graph(shuffle_exchange(n));
   if (n == 3) {
-    EXPECT_EQ(graph.edges, (std::vector<int>{1, 0, 0, 0, 2, 4, 3, 4, 1, 2, 6, 5, 5, 1, 2, 4, 3, 6, 7, 5, 3, 6, 7,
-                                             7}));
+    EXPECT_EQ(graph.edges, (std::vector<int>{1, 0, 0, 0, 2, 4, 3, 4, 1, 2, 6, 5, 5, 1, 2, 4, 3, 6, 7, 5, 3, 6, 7, 7}));
   }
   distopo::Comm comm = distopo::graph_create(MPI_COMM_WORLD, graph.index, graph.edges);
   if (world_rank() >= (1 << n)) {
@@ -160,8 +159,8 @@ TEST(GraphCreate, SelfLoopsAndMultiEdgesKeptInOrder) {
 TEST(GraphCreate, EmptyAndSmallerGraphs) {
   distopo::Comm none = distopo::graph_create(MPI_COMM_WORLD, 0, nullptr, nullptr, false);
   EXPECT_TRUE(none.is_null());
-  distopo::Comm none_reordered = distopo::graph_create(MPI_COMM_WORLD, std::vector<int>{}, std::vector<int>{},
-                                                       {.reorder = true});
+  distopo::Comm none_reordered =
+      distopo::graph_create(MPI_COMM_WORLD, std::vector<int>{}, std::vector<int>{}, {.reorder = true});
   EXPECT_TRUE(none_reordered.is_null());
   // One node, no edges.
   const int index[1] = {0};
@@ -218,39 +217,44 @@ TEST(GraphCreate, BadInputOnOneRankIsReportedEverywhere) {
 
   Graph bad_edge = good;
   if (last) bad_edge.edges[0] = p + 3;
-  expect_agreed(MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, bad_edge.index, bad_edge.edges); },
-                "edges[0] = " + std::to_string(p + 3));
+  expect_agreed(
+      MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, bad_edge.index, bad_edge.edges); },
+      "edges[0] = " + std::to_string(p + 3));
   Graph negative_edge = good;
   if (last) negative_edge.edges[0] = -1;
-  expect_agreed(MPI_ERR_ARG, [&] { distopo::graph_map(MPI_COMM_WORLD, negative_edge.index, negative_edge.edges); },
-                "edges[0] = -1");
+  expect_agreed(
+      MPI_ERR_ARG, [&] { distopo::graph_map(MPI_COMM_WORLD, negative_edge.index, negative_edge.edges); },
+      "edges[0] = -1");
   std::vector<int> decreasing = good.index;
   if (last) decreasing[0] = -4;
-  expect_agreed(MPI_ERR_ARG, [&] {
-    distopo::graph_create(MPI_COMM_WORLD, p, decreasing.data(), good.edges.data(), false);
-  }, "index[0] = -4");
+  expect_agreed(
+      MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, p, decreasing.data(), good.edges.data(), false); },
+      "index[0] = -4");
   if (p > 1) {
     std::vector<int> dip = good.index;
     if (last) dip[1] = 0;
-    expect_agreed(MPI_ERR_ARG, [&] {
-      distopo::graph_create(MPI_COMM_WORLD, p, dip.data(), good.edges.data(), false);
-    }, "index[1] = 0");
+    expect_agreed(
+        MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, p, dip.data(), good.edges.data(), false); },
+        "index[1] = 0");
   }
-  expect_agreed(MPI_ERR_ARG, [&] {
-    distopo::graph_create(MPI_COMM_WORLD, last ? -1 : p, good.index.data(), good.edges.data(), false);
-  }, "nnodes = -1");
+  expect_agreed(
+      MPI_ERR_ARG,
+      [&] { distopo::graph_create(MPI_COMM_WORLD, last ? -1 : p, good.index.data(), good.edges.data(), false); },
+      "nnodes = -1");
   std::vector<int> bigger_index = good.index;
   bigger_index.push_back(good.index.back());
-  expect_agreed(MPI_ERR_ARG, [&] {
-    distopo::graph_create(MPI_COMM_WORLD, last ? p + 1 : p, bigger_index.data(), good.edges.data(), false);
-  }, "nnodes = " + std::to_string(p + 1));
+  expect_agreed(
+      MPI_ERR_ARG,
+      [&] { distopo::graph_create(MPI_COMM_WORLD, last ? p + 1 : p, bigger_index.data(), good.edges.data(), false); },
+      "nnodes = " + std::to_string(p + 1));
   if (p > 1) {
     Graph other = good;
     if (last) other.edges[0] = (other.edges[0] + 1) % p;
-    expect_agreed(MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, other.index, other.edges); }, "differ");
-    expect_agreed(MPI_ERR_ARG, [&] {
-      distopo::graph_create(MPI_COMM_WORLD, good.index, good.edges, {.reorder = last});
-    }, "differ");
+    expect_agreed(
+        MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, other.index, other.edges); }, "differ");
+    expect_agreed(
+        MPI_ERR_ARG, [&] { distopo::graph_create(MPI_COMM_WORLD, good.index, good.edges, {.reorder = last}); },
+        "differ");
   }
   // MPICH's classes for the same inputs (given on every rank).
   if (p > 1) {
@@ -259,9 +263,9 @@ TEST(GraphCreate, BadInputOnOneRankIsReportedEverywhere) {
     Graph everywhere_bad = good;
     everywhere_bad.edges[0] = p + 3;
     int native_class = MPI_SUCCESS;
-    MPI_Error_class(PMPI_Graph_create(MPI_COMM_WORLD, p, everywhere_bad.index.data(), everywhere_bad.edges.data(), 0,
-                                      &native),
-                    &native_class);
+    MPI_Error_class(
+        PMPI_Graph_create(MPI_COMM_WORLD, p, everywhere_bad.index.data(), everywhere_bad.edges.data(), 0, &native),
+        &native_class);
     EXPECT_EQ(native_class, MPI_ERR_ARG);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   }
@@ -310,7 +314,9 @@ TEST(GraphCreate, ReorderWithEmulatedNodes) {
     MPI_Info_free(&info);
     // The environment variable does the same.
     setenv("DISTOPO_RANKS_PER_NODE", std::to_string(k).c_str(), 1);
-    EXPECT_EQ(distopo::graph_map(MPI_COMM_WORLD, static_cast<int>(graph.index.size()), graph.index.data(), graph.edges.data()), mapped);
+    EXPECT_EQ(distopo::graph_map(MPI_COMM_WORLD, static_cast<int>(graph.index.size()), graph.index.data(),
+                                 graph.edges.data()),
+              mapped);
     unsetenv("DISTOPO_RANKS_PER_NODE");
     ASSERT_FALSE(reordered.is_null());
     EXPECT_EQ(reordered.rank(), mapped);

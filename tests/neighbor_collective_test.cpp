@@ -22,11 +22,16 @@ constexpr int kSentinel = -7;
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::allgather: return "allgather";
-    case Op::allgatherv: return "allgatherv";
-    case Op::alltoall: return "alltoall";
-    case Op::alltoallv: return "alltoallv";
-    default: return "alltoallw";
+    case Op::allgather:
+      return "allgather";
+    case Op::allgatherv:
+      return "allgatherv";
+    case Op::alltoall:
+      return "alltoall";
+    case Op::alltoallv:
+      return "alltoallv";
+    default:
+      return "alltoallw";
   }
 }
 
@@ -122,7 +127,8 @@ MPI_Request run_distopo(const Case& c, Op op, Mode mode, Layout& l, distopo::Per
       if (mode == Mode::persistent) *persistent = distopo::neighbor_allgather_init(c.comm, send, recv);
       break;
     case Op::allgatherv:
-      if (mode == Mode::blocking) distopo::neighbor_allgatherv(c.comm, send, recv, cspan(l.recvcounts), cspan(l.rdispls));
+      if (mode == Mode::blocking)
+        distopo::neighbor_allgatherv(c.comm, send, recv, cspan(l.recvcounts), cspan(l.rdispls));
       if (mode == Mode::nonblocking) {
         request = distopo::ineighbor_allgatherv(c.comm, send, recv, cspan(l.recvcounts), cspan(l.rdispls));
       }
@@ -248,11 +254,11 @@ std::string param_name(const ::testing::TestParamInfo<std::tuple<Op, Mode>>& par
   return std::string(op_name(std::get<0>(param.param))) + "_" + kModes[static_cast<int>(std::get<1>(param.param))];
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllForms, NeighborCollective,
-    ::testing::Combine(::testing::Values(Op::allgather, Op::allgatherv, Op::alltoall, Op::alltoallv, Op::alltoallw),
-                       ::testing::Values(Mode::blocking, Mode::nonblocking, Mode::persistent)),
-    param_name);
+INSTANTIATE_TEST_SUITE_P(AllForms, NeighborCollective,
+                         ::testing::Combine(::testing::Values(Op::allgather, Op::allgatherv, Op::alltoall,
+                                                              Op::alltoallv, Op::alltoallw),
+                                            ::testing::Values(Mode::blocking, Mode::nonblocking, Mode::persistent)),
+                         param_name);
 
 // The periodic degenerate cases, spelled out: in a ring of two, rank 0's +1
 // block must arrive in rank 1's -1 slot.

@@ -14,7 +14,9 @@ namespace {
 using distopo::testing::world_rank;
 using distopo::testing::world_size;
 
-distopo::Comm ring() { return distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{world_size()}, {distopo::periodic}); }
+distopo::Comm ring() {
+  return distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{world_size()}, {distopo::periodic});
+}
 
 std::vector<int> ring_expected(const distopo::Comm& comm, int base) {
   const int p = comm.size();
@@ -95,7 +97,8 @@ TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
   distopo::Comm comm = ring();
   const int me = comm.rank();
   std::vector<int> send(2), recv(2, -1), other_recv(2, -1);
-  distopo::PersistentRequest request = distopo::neighbor_alltoall_init(comm, std::span<const int>(send), std::span<int>(recv));
+  distopo::PersistentRequest request =
+      distopo::neighbor_alltoall_init(comm, std::span<const int>(send), std::span<int>(recv));
   EXPECT_FALSE(request.active());
   for (int round = 0; round < 20; ++round) {
     send = {100 * round + 10 * me, 100 * round + 10 * me + 1};
@@ -120,9 +123,8 @@ TEST(NeighborErrors, AllRanksBadInput) {
   const int counts[2] = {1, -1};
   const int displs[2] = {0, 1};
   const int bad_displs[2] = {0, -3};
-  EXPECT_EQ(error_class_of([&] {
-              distopo::raw::neighbor_alltoall(buffer.data(), -1, MPI_INT, buffer.data(), 1, MPI_INT, comm);
-            }),
+  EXPECT_EQ(error_class_of(
+                [&] { distopo::raw::neighbor_alltoall(buffer.data(), -1, MPI_INT, buffer.data(), 1, MPI_INT, comm); }),
             MPI_ERR_COUNT);
   EXPECT_EQ(error_class_of([&] {
               distopo::raw::neighbor_alltoallv(buffer.data(), counts, displs, MPI_INT, buffer.data(), displs, displs,
@@ -138,9 +140,8 @@ TEST(NeighborErrors, AllRanksBadInput) {
               distopo::raw::neighbor_allgather(buffer.data(), 1, MPI_DATATYPE_NULL, buffer.data(), 1, MPI_INT, comm);
             }),
             MPI_ERR_TYPE);
-  EXPECT_EQ(error_class_of([&] {
-              distopo::raw::neighbor_allgather(MPI_IN_PLACE, 1, MPI_INT, buffer.data(), 1, MPI_INT, comm);
-            }),
+  EXPECT_EQ(error_class_of(
+                [&] { distopo::raw::neighbor_allgather(MPI_IN_PLACE, 1, MPI_INT, buffer.data(), 1, MPI_INT, comm); }),
             MPI_ERR_BUFFER);
   std::vector<int> small(1);
   EXPECT_EQ(error_class_of([&] {
@@ -178,9 +179,8 @@ TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
   const int me = comm.rank();
   std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
   const int count = me == 0 ? -1 : 1;
-  const int error = error_class_of([&] {
-    distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm);
-  });
+  const int error = error_class_of(
+      [&] { distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm); });
   EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
   std::fill(recv.begin(), recv.end(), -1);
   distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));

@@ -53,11 +53,11 @@ DISTOPO_CAPI int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
     // from the other ranks', or weights missing where there are edges).
     const bool weighted = !is_unweighted(sourceweights) || !is_unweighted(destweights);
     const distopo::DistGraphOptions options{.weighted = weighted, .reorder = reorder != 0, .info = info};
-    *comm_dist_graph = distopo::dist_graph_create_adjacent(
-                           comm_old, indegree, sources, is_unweighted(sourceweights) ? nullptr : weights_to_read(sourceweights),
-                           outdegree, destinations,
-                           is_unweighted(destweights) ? nullptr : weights_to_read(destweights), options)
-                           .release();
+    *comm_dist_graph =
+        distopo::dist_graph_create_adjacent(
+            comm_old, indegree, sources, is_unweighted(sourceweights) ? nullptr : weights_to_read(sourceweights),
+            outdegree, destinations, is_unweighted(destweights) ? nullptr : weights_to_read(destweights), options)
+            .release();
   });
 }
 
@@ -98,10 +98,18 @@ DISTOPO_CAPI int MPI_Topo_test(MPI_Comm comm, int* status) {
   return guarded(comm, "MPI_Topo_test", [&] {
     require_pointer(status, "status");
     switch (distopo::topo_test(comm)) {
-      case distopo::TopologyKind::cartesian: *status = MPI_CART; break;
-      case distopo::TopologyKind::graph: *status = MPI_GRAPH; break;
-      case distopo::TopologyKind::dist_graph: *status = MPI_DIST_GRAPH; break;
-      case distopo::TopologyKind::undefined: *status = MPI_UNDEFINED; break;
+      case distopo::TopologyKind::cartesian:
+        *status = MPI_CART;
+        break;
+      case distopo::TopologyKind::graph:
+        *status = MPI_GRAPH;
+        break;
+      case distopo::TopologyKind::dist_graph:
+        *status = MPI_DIST_GRAPH;
+        break;
+      case distopo::TopologyKind::undefined:
+        *status = MPI_UNDEFINED;
+        break;
     }
   });
 }

@@ -214,7 +214,8 @@ DISTOPO_CAPI int MPI_Testany(int count, MPI_Request requests[], int* index, int*
   }
   bool done = false;
   int rc = MPI_SUCCESS;
-  const int guard = guarded(MPI_COMM_NULL, "MPI_Testany", [&] { rc = testany_pass(count, requests, index, &done, status); });
+  const int guard =
+      guarded(MPI_COMM_NULL, "MPI_Testany", [&] { rc = testany_pass(count, requests, index, &done, status); });
   if (guard != MPI_SUCCESS) return guard;
   *flag = done ? 1 : 0;
   if (!done) *index = MPI_UNDEFINED;

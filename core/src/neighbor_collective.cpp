@@ -4,8 +4,8 @@
 #include "distopo/core/neighbor_collective.hpp"
 
 #include <algorithm>
-#include <cstddef>
 #include <climits>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -47,7 +47,9 @@ int state_keyval() {
   return keyval;
 }
 
-std::string where(const char* caller, int rank) { return std::string(caller) + ": rank " + std::to_string(rank) + ": "; }
+std::string where(const char* caller, int rank) {
+  return std::string(caller) + ": rank " + std::to_string(rank) + ": ";
+}
 
 const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
@@ -123,7 +125,8 @@ Check check_buffers(const void* sendbuf, const void* recvbuf, const char* caller
 }
 
 Check check_count(int count, const char* name, const char* caller, int rank) {
-  if (count < 0) return bad(MPI_ERR_COUNT, caller, rank, std::string(name) + " = " + std::to_string(count) + " is negative");
+  if (count < 0)
+    return bad(MPI_ERR_COUNT, caller, rank, std::string(name) + " = " + std::to_string(count) + " is negative");
   return std::nullopt;
 }
 
@@ -140,14 +143,14 @@ Check check_arrays(const int counts[], const Displacement displs[], int degree, 
   if (displs == nullptr) return bad(MPI_ERR_ARG, caller, rank, std::string(displs_name) + " is NULL");
   for (int i = 0; i < degree; ++i) {
     if (counts[i] < 0) {
-      return bad(MPI_ERR_COUNT, caller, rank,
-                 std::string(counts_name) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) +
-                     " is negative");
+      return bad(
+          MPI_ERR_COUNT, caller, rank,
+          std::string(counts_name) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
     }
     if (displs[i] < 0) {
-      return bad(MPI_ERR_ARG, caller, rank,
-                 std::string(displs_name) + "[" + std::to_string(i) + "] = " + std::to_string(displs[i]) +
-                     " is negative");
+      return bad(
+          MPI_ERR_ARG, caller, rank,
+          std::string(displs_name) + "[" + std::to_string(i) + "] = " + std::to_string(displs[i]) + " is negative");
     }
   }
   return std::nullopt;
@@ -296,8 +299,12 @@ struct Alltoallw {
         [&] { return check_types(recvtypes, s.indegree(), "recvtypes", caller, rank); });
   }
   void prepare() {}
-  [[nodiscard]] Block send(int slot) const { return {offset(sendbuf, sdispls[slot]), sendcounts[slot], sendtypes[slot]}; }
-  [[nodiscard]] Block recv(int slot) const { return {offset(recvbuf, rdispls[slot]), recvcounts[slot], recvtypes[slot]}; }
+  [[nodiscard]] Block send(int slot) const {
+    return {offset(sendbuf, sdispls[slot]), sendcounts[slot], sendtypes[slot]};
+  }
+  [[nodiscard]] Block recv(int slot) const {
+    return {offset(recvbuf, rdispls[slot]), recvcounts[slot], recvtypes[slot]};
+  }
 };
 
 // --- driver ----------------------------------------------------------------
@@ -308,9 +315,9 @@ int post(const NeighborSequence& s, MPI_Comm channel, int tag, const Op& op, MPI
   int n = 0;
   for (int slot : s.recv_order) {
     const Block b = op.recv(slot);
-    check_mpi(PMPI_Irecv(b.buffer, b.count, b.type, s.sources[static_cast<std::size_t>(slot)], tag, channel,
-                         &requests[n++]),
-              "MPI_Irecv");
+    check_mpi(
+        PMPI_Irecv(b.buffer, b.count, b.type, s.sources[static_cast<std::size_t>(slot)], tag, channel, &requests[n++]),
+        "MPI_Irecv");
   }
   for (int slot : s.send_order) {
     const Block b = op.send(slot);
@@ -372,8 +379,8 @@ int poll_pending(void* state, MPI_Status*) {
   auto* pending = static_cast<Pending*>(state);
   if (pending->complete) return MPI_SUCCESS;
   int done = 0;
-  const int rc = PMPI_Testall(static_cast<int>(pending->requests.size()), pending->requests.data(), &done,
-                              MPI_STATUSES_IGNORE);
+  const int rc =
+      PMPI_Testall(static_cast<int>(pending->requests.size()), pending->requests.data(), &done, MPI_STATUSES_IGNORE);
   if (rc != MPI_SUCCESS) return rc;
   if (done) {
     pending->complete = true;
@@ -480,8 +487,12 @@ void run(MPI_Comm comm, Op op, const char* caller, const detail::CallOptions& ca
       check_mpi(PMPI_Waitall(n, state.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       return;
     }
-    case detail::Mode::nonblocking: start_pending(state, tag, op, call.request); return;
-    case detail::Mode::persistent: *call.persistent = PersistentRequest(init_persistent(state, tag, op)); return;
+    case detail::Mode::nonblocking:
+      start_pending(state, tag, op, call.request);
+      return;
+    case detail::Mode::persistent:
+      *call.persistent = PersistentRequest(init_persistent(state, tag, op));
+      return;
   }
 }
 
@@ -531,15 +542,15 @@ std::unique_ptr<detail::PersistentCollective> init_persistent(NeighborState& sta
   for (int slot : s.recv_order) {
     const Block b = op.recv(slot);
     MPI_Request& request = collective->requests.emplace_back(MPI_REQUEST_NULL);
-    check_mpi(PMPI_Recv_init(b.buffer, b.count, b.type, s.sources[static_cast<std::size_t>(slot)], tag, channel,
-                             &request),
-              "MPI_Recv_init");
+    check_mpi(
+        PMPI_Recv_init(b.buffer, b.count, b.type, s.sources[static_cast<std::size_t>(slot)], tag, channel, &request),
+        "MPI_Recv_init");
   }
   for (int slot : s.send_order) {
     const Block b = op.send(slot);
     MPI_Request& request = collective->requests.emplace_back(MPI_REQUEST_NULL);
-    check_mpi(PMPI_Send_init(b.buffer, b.count, b.type, s.destinations[static_cast<std::size_t>(slot)], tag,
-                             channel, &request),
+    check_mpi(PMPI_Send_init(b.buffer, b.count, b.type, s.destinations[static_cast<std::size_t>(slot)], tag, channel,
+                             &request),
               "MPI_Send_init");
   }
   return collective;
@@ -600,21 +611,26 @@ void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   run(comm, Allgather{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, "neighbor_allgather", call);
 }
 void neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, const CallOptions& call) {
-  run(comm, Allgatherv{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype}, "neighbor_allgatherv", call);
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                         const CallOptions& call) {
+  run(comm, Allgatherv{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype}, "neighbor_allgatherv",
+      call);
 }
 void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, const CallOptions& call) {
   run(comm, Alltoall{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}, "neighbor_alltoall", call);
 }
 void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const CallOptions& call) {
-  run(comm, Alltoallv{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype}, "neighbor_alltoallv", call);
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, const CallOptions& call) {
+  run(comm, Alltoallv{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype},
+      "neighbor_alltoallv", call);
 }
 void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, const CallOptions& call) {
-  run(comm, Alltoallw{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes}, "neighbor_alltoallw", call);
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, const CallOptions& call) {
+  run(comm, Alltoallw{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes},
+      "neighbor_alltoallw", call);
 }
 
 MPI_Datatype contiguous_bytes(std::size_t bytes) {
@@ -641,73 +657,93 @@ void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 void neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, detail::CallOptions{});
+  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                              detail::CallOptions{});
 }
 void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm) {
   detail::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, detail::CallOptions{});
 }
 void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, detail::CallOptions{});
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm) {
+  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                             detail::CallOptions{});
 }
 void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, detail::CallOptions{});
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                             detail::CallOptions{});
 }
 
 void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nonblocking_call(request));
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  detail::neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             nonblocking_call(request));
 }
 void ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nonblocking_call(request));
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request* request) {
+  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                              nonblocking_call(request));
 }
 void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nonblocking_call(request));
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  detail::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                            nonblocking_call(request));
 }
 void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, nonblocking_call(request));
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request* request) {
+  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                             nonblocking_call(request));
 }
 void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
-  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, nonblocking_call(request));
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         MPI_Request* request) {
+  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                             nonblocking_call(request));
 }
 
-PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
+PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
   PersistentRequest persistent;
-  detail::neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, persistent_call(&persistent));
+  detail::neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                             persistent_call(&persistent));
   return persistent;
 }
 PersistentRequest neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
+                                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                           MPI_Comm comm, MPI_Info) {
   PersistentRequest persistent;
-  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, persistent_call(&persistent));
+  detail::neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                              persistent_call(&persistent));
   return persistent;
 }
-PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
+PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
   PersistentRequest persistent;
-  detail::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, persistent_call(&persistent));
+  detail::neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                            persistent_call(&persistent));
   return persistent;
 }
-PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
+PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info) {
   PersistentRequest persistent;
-  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, persistent_call(&persistent));
+  detail::neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                             persistent_call(&persistent));
   return persistent;
 }
 PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info) {
+                                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                          MPI_Info) {
   PersistentRequest persistent;
-  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, persistent_call(&persistent));
+  detail::neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                             persistent_call(&persistent));
   return persistent;
 }
 

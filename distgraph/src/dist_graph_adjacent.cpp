@@ -48,8 +48,8 @@ std::optional<LocalError> validate(const Side& side, bool weighted, int rank, in
   for (int i = 0; i < side.degree; ++i) {
     if (side.ranks[i] < 0 || side.ranks[i] >= size) {
       return adjacent_error(MPI_ERR_RANK, rank,
-                            std::string(side.ranks_name) + "[" + std::to_string(i) + "] = " +
-                                std::to_string(side.ranks[i]) + " is not a rank of the communicator (size " +
+                            std::string(side.ranks_name) + "[" + std::to_string(i) +
+                                "] = " + std::to_string(side.ranks[i]) + " is not a rank of the communicator (size " +
                                 std::to_string(size) + ")");
     }
     if (weighted && side.weights[i] < 0) {
@@ -71,8 +71,7 @@ bool info_flag(MPI_Info info, const char* key) {
 
 // Every out-edge a->b (weight w) is sent to b as the in-end (a, w); b compares
 // the multiset it receives with the in-list it was given.
-std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const DistGraphTopology& record,
-                                            int rank) {
+std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const DistGraphTopology& record, int rank) {
   std::vector<EdgeKey> sent;
   sent.reserve(record.destinations.size());
   for (std::size_t i = 0; i < record.destinations.size(); ++i) {
@@ -90,7 +89,8 @@ std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const 
   for (std::size_t begin = 0; begin < order.size();) {
     std::size_t end = begin;
     while (end < order.size() && record.destinations[order[end]] == record.destinations[order[begin]]) ++end;
-    messages.push_back({record.destinations[order[begin]], std::span<const EdgeKey>(packed).subspan(begin, end - begin)});
+    messages.push_back(
+        {record.destinations[order[begin]], std::span<const EdgeKey>(packed).subspan(begin, end - begin)});
     begin = end;
   }
 
@@ -165,9 +165,9 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, std::span<const int> sources,
     const int bad_degree = -1;
     return dist_graph_create_adjacent(comm_old, bad_degree, nullptr, nullptr, 0, nullptr, nullptr, options);
   }
-  return dist_graph_create_adjacent(comm_old, static_cast<int>(sources.size()), sources.data(),
-                                    source_weights.data(), static_cast<int>(destinations.size()),
-                                    destinations.data(), destination_weights.data(), options);
+  return dist_graph_create_adjacent(comm_old, static_cast<int>(sources.size()), sources.data(), source_weights.data(),
+                                    static_cast<int>(destinations.size()), destinations.data(),
+                                    destination_weights.data(), options);
 }
 
 }  // namespace distopo

@@ -94,8 +94,8 @@ void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int s
                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                         MPI_Comm comm);
 void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm);
 
 // --- non-blocking (the request completes with MPI_Wait and friends) -------
 void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -110,23 +110,26 @@ void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int 
                          MPI_Comm comm, MPI_Request* request);
 void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                         MPI_Request* request);
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request);
 
 // --- persistent (inactive until start(); start/wait any number of times) ---
 PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Info info = MPI_INFO_NULL);
 PersistentRequest neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Info info = MPI_INFO_NULL);
-PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
-PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                             MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+                                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                           MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Info info = MPI_INFO_NULL);
+PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Info info = MPI_INFO_NULL);
 PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+                                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                          MPI_Info info = MPI_INFO_NULL);
 
 }  // namespace distopo::raw
 
@@ -153,7 +156,7 @@ struct BufferBounds {
 enum class Mode { blocking, nonblocking, persistent };
 struct CallOptions {
   Mode mode = Mode::blocking;
-  MPI_Request* request = nullptr;            // non-blocking forms
+  MPI_Request* request = nullptr;           // non-blocking forms
   PersistentRequest* persistent = nullptr;  // persistent forms
   const BufferBounds* bounds = nullptr;
   std::optional<LocalError> error;
@@ -170,9 +173,8 @@ void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int s
                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                         MPI_Comm comm, const CallOptions& call);
 void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                        const CallOptions& call);
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, const CallOptions& call);
 
 // A committed contiguous datatype of `bytes` bytes (MPI_BYTE for 1), created
 // once per size and kept until MPI_Finalize.
