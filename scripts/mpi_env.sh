@@ -6,7 +6,8 @@
 # progress poll finds nothing (see ucx_yield.c). UCX's shared-memory
 # transports are all a single machine needs and start faster.
 distopo_mpi_env() {
-  local build_dir=$1
+  local build_dir
+  build_dir=$(cd "$1" && pwd) || return 1
   if [ ! -f "$build_dir/scripts/libdistopo_ucx_yield.so" ]; then
     echo "mpi_env.sh: $build_dir/scripts/libdistopo_ucx_yield.so is missing (build target distopo_ucx_yield);" \
          "without it oversubscribed ranks busy-poll and timings are meaningless" >&2

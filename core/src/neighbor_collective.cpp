@@ -15,6 +15,7 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/runtime.hpp"
 #include "distopo/core/neighbor_sequence.hpp"
 #include "distopo/core/topology.hpp"
 
@@ -633,19 +634,6 @@ void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_A
       "neighbor_alltoallw", call);
 }
 
-MPI_Datatype contiguous_bytes(std::size_t bytes) {
-  if (bytes == 1) return MPI_BYTE;
-  static std::mutex mutex;
-  static std::map<std::size_t, MPI_Datatype> types;
-  std::lock_guard lock(mutex);
-  auto [it, inserted] = types.try_emplace(bytes, MPI_DATATYPE_NULL);
-  if (inserted) {
-    if (bytes > static_cast<std::size_t>(INT_MAX)) throw Error(MPI_ERR_TYPE, "element type too large for MPI");
-    check_mpi(PMPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &it->second), "MPI_Type_contiguous");
-    check_mpi(PMPI_Type_commit(&it->second), "MPI_Type_commit");
-  }
-  return it->second;
-}
 
 }  // namespace detail
 

@@ -3,7 +3,9 @@
 #include <mpi.h>
 
 #include <Kokkos_Core.hpp>
+#include <functional>
 #include <mutex>
+#include <vector>
 
 #include "distopo/core/error.hpp"
 #include "distopo/core/topology.hpp"
@@ -18,6 +20,7 @@ struct RuntimeState {
   int topology_keyval = MPI_KEYVAL_INVALID;
   int channel_keyval = MPI_KEYVAL_INVALID;
   int finalize_keyval = MPI_KEYVAL_INVALID;
+  std::vector<std::function<void()>> releases;  // run at MPI_Finalize, last first
 };
 
 RuntimeState& state() {
@@ -49,6 +52,13 @@ int delete_channel(MPI_Comm, int, void* attribute, void*) {
 // Runs inside MPI_Finalize, when MPI_COMM_SELF's attributes are deleted.
 int finalize_runtime(MPI_Comm, int, void*, void*) {
   RuntimeState& s = state();
+  std::vector<std::function<void()>> releases;
+  {
+    std::lock_guard lock(s.mutex);
+    releases.swap(s.releases);
+  }
+  // Outside the lock: a release may take locks of its own.
+  for (auto release = releases.rbegin(); release != releases.rend(); ++release) (*release)();
   std::lock_guard lock(s.mutex);
   if (s.owns_kokkos && Kokkos::is_initialized()) Kokkos::finalize();
   s.owns_kokkos = false;
@@ -77,6 +87,13 @@ void ensure_runtime() {
     s.owns_kokkos = true;
   }
   s.started = true;
+}
+
+void at_finalize(std::function<void()> release) {
+  ensure_runtime();
+  RuntimeState& s = state();
+  std::lock_guard lock(s.mutex);
+  s.releases.push_back(std::move(release));
 }
 
 bool runtime_owns_kokkos() noexcept { return state().owns_kokkos; }

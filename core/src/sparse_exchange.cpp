@@ -5,29 +5,11 @@
 #include <optional>
 
 #include "distopo/core/comm.hpp"
+#include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
 #include "max_reduction.hpp"
 
 namespace distopo::detail {
-namespace {
-
-// A contiguous type of one element, so counts stay element counts.
-class ElementType {
- public:
-  explicit ElementType(std::size_t size) {
-    check_mpi(MPI_Type_contiguous(static_cast<int>(size), MPI_BYTE, &type_), "MPI_Type_contiguous");
-    check_mpi(MPI_Type_commit(&type_), "MPI_Type_commit");
-  }
-  ~ElementType() { MPI_Type_free(&type_); }
-  ElementType(const ElementType&) = delete;
-  ElementType& operator=(const ElementType&) = delete;
-  [[nodiscard]] MPI_Datatype get() const { return type_; }
-
- private:
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-};
-
-}  // namespace
 
 // Requests are completed through PMPI_ names: the C API library interposes
 // MPI_Wait*/MPI_Test* (for persistent neighborhood collectives).
@@ -37,7 +19,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   const int self = comm_rank(comm);
   const int ack_tag = tag + 1;
   const int agreement_tag = tag + 2;
-  const ElementType element(element_size);
+  const MPI_Datatype element_type = contiguous_bytes(element_size);
 
   // Eager sends, each confirmed by an acknowledgement from its receiver:
   // NBX's synchronous-send semantics without MPI_Issend, which MPICH 4.0 over
@@ -48,7 +30,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   for (const RawMessage& message : outgoing) {
     if (message.destination == self) continue;
     sends.emplace_back();
-    check_mpi(MPI_Isend(message.data, message.count, element.get(), message.destination, tag, comm, &sends.back()),
+    check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, tag, comm, &sends.back()),
               "MPI_Isend");
   }
   // Each acknowledgement carries the receiver's verdict on the message.
@@ -76,9 +58,9 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, tag, comm, &arrived, &status), "MPI_Iprobe");
     if (arrived) {
       int count = 0;
-      check_mpi(MPI_Get_count(&status, element.get(), &count), "MPI_Get_count");
+      check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");
       void* target = place(status.MPI_SOURCE, count);
-      check_mpi(MPI_Recv(target, count, element.get(), status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      check_mpi(MPI_Recv(target, count, element_type, status.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
       verdicts_sent.push_back(done(status.MPI_SOURCE, count, target));
       acks_sent.emplace_back();
       check_mpi(MPI_Isend(&verdicts_sent.back(), 1, MPI_INT, status.MPI_SOURCE, ack_tag, comm, &acks_sent.back()),

@@ -42,6 +42,7 @@
 #include <memory>
 #include <optional>
 
+#include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
 
 namespace distopo {
@@ -176,9 +177,6 @@ void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_A
                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                         const MPI_Datatype recvtypes[], MPI_Comm comm, const CallOptions& call);
 
-// A committed contiguous datatype of `bytes` bytes (MPI_BYTE for 1), created
-// once per size and kept until MPI_Finalize.
-MPI_Datatype contiguous_bytes(std::size_t bytes);
 }  // namespace detail
 
 }  // namespace distopo

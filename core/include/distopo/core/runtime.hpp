@@ -3,11 +3,17 @@
 // the attribute keyval of the topology record and, unless the application did
 // so itself, Kokkos. At MPI_Finalize (an attribute on MPI_COMM_SELF, deleted
 // first by MPI_Finalize) the library releases exactly what it started.
+#include <functional>
+
 namespace distopo {
 
 // Idempotent; call at the top of every public entry point that needs the
 // runtime. Requires MPI to be initialized.
 void ensure_runtime();
+
+// Runs `release` inside MPI_Finalize (before Kokkos is finalized), for MPI
+// objects the library caches for the whole run, e.g. committed datatypes.
+void at_finalize(std::function<void()> release);
 
 // True if distopo (not the application) initialized Kokkos.
 bool runtime_owns_kokkos() noexcept;
