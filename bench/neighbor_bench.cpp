@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   std::size_t max_bytes = 1 << 20;
   int reps = 11;
   std::string only_op;
-  app.add_option("--max-bytes", max_bytes, "largest block size in bytes (from 8, times 8)");
+  app.add_option("--max-bytes", max_bytes, "largest block size in bytes (from 8, times 8, then this size)");
   app.add_option("--reps", reps, "repetitions (median taken)");
   app.add_option("--op", only_op, "alltoall, alltoallv or allgather (default: all)");
   try {
@@ -92,7 +92,9 @@ int main(int argc, char** argv) {
   for (auto& topology : topologies) {
     MPI_Comm comm = topology.comm;
     const distopo::NeighborDegrees degrees = distopo::neighbor_degrees(comm);
-    for (std::size_t bytes = 8; bytes <= max_bytes; bytes *= 8) {
+    // 8 B, x8 steps, and max_bytes itself (1 MiB by default).
+    for (std::size_t bytes = 8; bytes <= max_bytes;
+         bytes = bytes < max_bytes ? std::min(bytes * 8, max_bytes) : bytes + 1) {
       const int count = static_cast<int>(bytes);
       std::vector<char> send(bytes * static_cast<std::size_t>(std::max(degrees.outdegree, 1)), 1);
       std::vector<char> recv(bytes * static_cast<std::size_t>(std::max(degrees.indegree, 1)), 0);
@@ -118,8 +120,8 @@ int main(int argc, char** argv) {
            }},
           {"mpich", "alltoallv",
            [&] {
-             PMPI_Neighbor_alltoallv(send.data(), scounts.data(), sdispls.data(), MPI_BYTE, recv.data(),
-                                     rcounts.data(), rdispls.data(), MPI_BYTE, comm);
+             PMPI_Neighbor_alltoallv(send.data(), scounts.data(), sdispls.data(), MPI_BYTE, recv.data(), rcounts.data(),
+                                     rdispls.data(), MPI_BYTE, comm);
            }},
           {"distopo", "allgather",
            [&] { distopo::neighbor_allgather(comm, std::span<const char>(send.data(), bytes), r); }},
@@ -130,8 +132,8 @@ int main(int argc, char** argv) {
         if (!only_op.empty() && c.op != only_op) continue;
         const double t = median_max_time(comm, reps, inner, c.call);
         if (me == 0) {
-          nlohmann::json line = {{"impl", c.impl},   {"op", c.op},       {"topology", topology.name},
-                                 {"P", p},           {"bytes", bytes},   {"median_time_s", t}};
+          nlohmann::json line = {{"impl", c.impl}, {"op", c.op},     {"topology", topology.name},
+                                 {"P", p},         {"bytes", bytes}, {"median_time_s", t}};
           std::printf("%s\n", line.dump().c_str());
           std::fflush(stdout);
         }
