@@ -29,13 +29,8 @@ function(distopo_add_capi_test name)
   target_include_directories(${name} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/capi)
   target_link_libraries(${name} PRIVATE MPI::MPI_C ${CMAKE_DL_LIBS} m)
   add_dependencies(${name} distopo_capi distopo_ucx_yield)
-  foreach(np IN LISTS ARG_PROCS)
-    add_test(NAME ${name}.np${np}
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
-                     $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
-    set_tests_properties(${name}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT} PROCESSORS 2 LABELS "capi;mpi"
-                                                    ENVIRONMENT "${DISTOPO_CAPI_TEST_ENV}")
-  endforeach()
+  distopo_register_mpi_runs(${name} PROCS ${ARG_PROCS} TIMEOUT ${ARG_TIMEOUT} LABELS capi mpi
+                            ENVIRONMENT ${DISTOPO_CAPI_TEST_ENV})
 endfunction()
 
 distopo_add_capi_test(capi_reaches_distopo SOURCES capi/reaches_distopo.c)
