@@ -9,21 +9,11 @@
 #include <vector>
 
 #include "distopo/distgraph.hpp"
+#include "mpi_testing.hpp"
 
 namespace distopo::testing {
 
 using WeightedList = std::vector<std::pair<int, int>>;  // (rank, weight)
-
-inline int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-inline int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
 
 inline WeightedList zip(const std::vector<int>& ranks, const std::vector<int>& weights) {
   WeightedList list;
@@ -56,24 +46,12 @@ inline Lists mpich_lists(MPI_Comm comm) {
   EXPECT_EQ(PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted), MPI_SUCCESS);
   std::vector<int> sources(static_cast<std::size_t>(indegree)), source_weights(sources.size());
   std::vector<int> destinations(static_cast<std::size_t>(outdegree)), destination_weights(destinations.size());
-  EXPECT_EQ(PMPI_Dist_graph_neighbors(comm, indegree, sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
-                                      outdegree, destinations.data(),
-                                      weighted ? destination_weights.data() : MPI_UNWEIGHTED),
-            MPI_SUCCESS);
+  EXPECT_EQ(
+      PMPI_Dist_graph_neighbors(comm, indegree, sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
+                                outdegree, destinations.data(), weighted ? destination_weights.data() : MPI_UNWEIGHTED),
+      MPI_SUCCESS);
   if (!weighted) source_weights.clear(), destination_weights.clear();
   return {zip(sources, source_weights), zip(destinations, destination_weights), weighted != 0};
-}
-
-// Calls `body` and returns the MPI error class of the distopo::Error it throws
-// (MPI_SUCCESS if none).
-inline int error_class_of(const std::function<void()>& body, std::string* message = nullptr) {
-  try {
-    body();
-  } catch (const distopo::Error& error) {
-    if (message) *message = error.what();
-    return error.error_class();
-  }
-  return MPI_SUCCESS;
 }
 
 }  // namespace distopo::testing

@@ -14,22 +14,13 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/graph.hpp"
+#include "mpi_testing.hpp"
 
 namespace {
 
-int world_rank() { return distopo::comm_rank(MPI_COMM_WORLD); }
-int world_size() { return distopo::comm_size(MPI_COMM_WORLD); }
-
-template <class F>
-int error_class_of(F&& call, std::string* message = nullptr) {
-  try {
-    call();
-  } catch (const distopo::Error& error) {
-    if (message != nullptr) *message = error.what();
-    return error.error_class();
-  }
-  return MPI_SUCCESS;
-}
+using distopo::testing::error_class_of;
+using distopo::testing::world_rank;
+using distopo::testing::world_size;
 
 // Graph as adjacency lists -> (index, edges).
 struct Graph {

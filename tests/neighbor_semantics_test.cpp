@@ -27,14 +27,7 @@ std::vector<int> ring_expected(const distopo::Comm& comm, int base) {
   return {base + 10 * below + 1, base + 10 * above + 0};
 }
 
-int error_class_of(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const distopo::Error& error) {
-    return error.error_class();
-  }
-  return MPI_SUCCESS;
-}
+using distopo::testing::error_class_of;
 
 TEST(NeighborIsolation, UserAnyTagReceiveIsNotConsumed) {
   distopo::Comm comm = ring();

@@ -19,11 +19,9 @@
 #include "distopo/distgraph.hpp"
 #include "distopo/graph.hpp"
 #include "distopo/neighbor.hpp"
+#include "mpi_testing.hpp"
 
 namespace distopo::testing {
-
-inline int world_rank() { return distopo::comm_rank(MPI_COMM_WORLD); }
-inline int world_size() { return distopo::comm_size(MPI_COMM_WORLD); }
 
 struct Case {
   std::string name;
