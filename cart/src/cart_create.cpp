@@ -4,19 +4,15 @@
 #include <string>
 #include <vector>
 
-#include "distopo/core/argument_agreement.hpp"
 #include "distopo/cart.hpp"
 #include "distopo/cart/node_mapping.hpp"
+#include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "install_topology.hpp"
 
 namespace distopo {
 namespace {
-
-LocalError grid_error(int error_class, const char* caller, int rank, const std::string& what) {
-  return {error_class, std::string(caller) + ": rank " + std::to_string(rank) + ": " + what};
-}
 
 // The grid as validated input.
 struct Grid {
@@ -28,15 +24,15 @@ struct Grid {
 // Checks the standard's arrays; fills `grid` when they are valid.
 std::optional<LocalError> read_grid(const char* caller, int ndims, const int dims[], const int periods[],
                                     int too_large_class, int rank, int size, Grid& grid) {
-  if (ndims < 0) return grid_error(MPI_ERR_ARG, caller, rank, "ndims = " + std::to_string(ndims) + " is negative");
+  if (ndims < 0) return rank_error(MPI_ERR_ARG, caller, rank, "ndims = " + std::to_string(ndims) + " is negative");
   if (ndims > 0 && (dims == nullptr || periods == nullptr)) {
-    return grid_error(MPI_ERR_ARG, caller, rank, "dims or periods is NULL with ndims = " + std::to_string(ndims));
+    return rank_error(MPI_ERR_ARG, caller, rank, "dims or periods is NULL with ndims = " + std::to_string(ndims));
   }
   grid.dims.assign(dims, dims + ndims);
   grid.periods.resize(static_cast<std::size_t>(ndims));
   for (int i = 0; i < ndims; ++i) {
     if (dims[i] < 1) {
-      return grid_error(MPI_ERR_DIMS, caller, rank,
+      return rank_error(MPI_ERR_DIMS, caller, rank,
                         "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is not positive");
     }
     grid.periods[static_cast<std::size_t>(i)] = periods[i] != 0 ? Periodicity::periodic : Periodicity::open;
@@ -44,7 +40,7 @@ std::optional<LocalError> read_grid(const char* caller, int ndims, const int dim
     if (grid.size > size) {
       std::string shape;
       for (int j = 0; j <= i; ++j) shape += (j ? "x" : "") + std::to_string(dims[j]);
-      return grid_error(too_large_class, caller, rank,
+      return rank_error(too_large_class, caller, rank,
                         "the grid (" + shape + (i + 1 < ndims ? "x..." : "") + ") has more than the " +
                             std::to_string(size) + " processes of the communicator");
     }
@@ -75,8 +71,7 @@ int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
 
 Comm split_off(MPI_Comm comm, int new_rank) {
   MPI_Comm result = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result),
-            "MPI_Comm_split");
+  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result), "MPI_Comm_split");
   return Comm::adopt(result);
 }
 
@@ -110,7 +105,7 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
   const int size = comm_size(comm_old);
   Grid grid;
   const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_ARG, rank, size, grid)
-                                    : grid_error(MPI_ERR_ARG, kCaller, rank, misuse);
+                                    : rank_error(MPI_ERR_ARG, kCaller, rank, misuse);
   detail::agree_on_arguments(comm_old, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, reorder), kCaller,
                              "ndims, dims, periods or reorder");
   const int new_rank =
@@ -152,7 +147,7 @@ int cart_map_impl(MPI_Comm comm, int ndims, const int dims[], const int periods[
   const int size = comm_size(comm);
   Grid grid;
   const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_DIMS, rank, size, grid)
-                                    : grid_error(MPI_ERR_ARG, kCaller, rank, misuse);
+                                    : rank_error(MPI_ERR_ARG, kCaller, rank, misuse);
   detail::agree_on_arguments(comm, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, true), kCaller,
                              "ndims, dims or periods");
   return node_aware_rank(comm, grid, info, rank);
@@ -180,11 +175,11 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
   const std::size_t ndims = record.dims.size();
   std::optional<LocalError> error;
   if (given_length && *given_length != ndims) {
-    error = grid_error(MPI_ERR_ARG, kCaller, rank,
+    error = rank_error(MPI_ERR_ARG, kCaller, rank,
                        "remain_dims has " + std::to_string(*given_length) + " entries but the grid has " +
                            std::to_string(ndims) + " dimensions");
   } else if (ndims > 0 && remain_dims == nullptr) {
-    error = grid_error(MPI_ERR_ARG, kCaller, rank, "remain_dims is NULL with ndims = " + std::to_string(ndims));
+    error = rank_error(MPI_ERR_ARG, kCaller, rank, "remain_dims is NULL with ndims = " + std::to_string(ndims));
   }
   detail::Fingerprint fingerprint;
   if (!error) {

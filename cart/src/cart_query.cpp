@@ -15,13 +15,9 @@ const CartesianTopology& cart_record(MPI_Comm comm, const char* caller) {
   return require_topology<CartesianTopology>(comm, caller);
 }
 
-std::string rank_prefix(MPI_Comm comm, const char* caller) {
-  return std::string(caller) + ": rank " + std::to_string(comm_rank(comm)) + ": ";
-}
-
 void check_maxdims(MPI_Comm comm, int maxdims, const char* caller) {
   if (maxdims < 0) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, caller) + "maxdims = " + std::to_string(maxdims) + " is negative");
+    throw Error(MPI_ERR_ARG, comm_rank_prefix(caller, comm) + "maxdims = " + std::to_string(maxdims) + " is negative");
   }
 }
 
@@ -52,7 +48,7 @@ void cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[
 int cart_rank(MPI_Comm comm, std::span<const int> coords) {
   const auto& record = cart_record(comm, "cart_rank");
   if (coords.size() != record.dims.size()) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords has " + std::to_string(coords.size()) +
+    throw Error(MPI_ERR_ARG, comm_rank_prefix("cart_rank", comm) + "coords has " + std::to_string(coords.size()) +
                                  " entries but the grid has " + std::to_string(record.dims.size()) + " dimensions");
   }
   return cart_rank(comm, coords.data());
@@ -62,14 +58,15 @@ int cart_rank(MPI_Comm comm, const int coords[]) {
   const auto& record = cart_record(comm, "cart_rank");
   const std::size_t ndims = record.dims.size();
   if (ndims > 0 && coords == nullptr) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords is NULL with ndims = " + std::to_string(ndims));
+    throw Error(MPI_ERR_ARG,
+                comm_rank_prefix("cart_rank", comm) + "coords is NULL with ndims = " + std::to_string(ndims));
   }
   std::int64_t rank = 0;
   for (std::size_t i = 0; i < ndims; ++i) {
     const std::int64_t c = place(coords[i], record.dims[i], record.periods[i]);
     if (c < 0) {
-      throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_rank") + "coords[" + std::to_string(i) + "] = " +
-                                   std::to_string(coords[i]) + " is outside the open dimension of size " +
+      throw Error(MPI_ERR_ARG, comm_rank_prefix("cart_rank", comm) + "coords[" + std::to_string(i) +
+                                   "] = " + std::to_string(coords[i]) + " is outside the open dimension of size " +
                                    std::to_string(record.dims[i]));
     }
     rank = rank * record.dims[i] + c;
@@ -81,7 +78,7 @@ std::vector<int> cart_coords(MPI_Comm comm, int rank) {
   const auto& record = cart_record(comm, "cart_coords");
   const int size = comm_size(comm);
   if (rank < 0 || rank >= size) {
-    throw Error(MPI_ERR_RANK, rank_prefix(comm, "cart_coords") + "rank " + std::to_string(rank) +
+    throw Error(MPI_ERR_RANK, comm_rank_prefix("cart_coords", comm) + "rank " + std::to_string(rank) +
                                   " is not in the communicator (size " + std::to_string(size) + ")");
   }
   return grid_coords(record.dims, rank);
@@ -92,8 +89,8 @@ void cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   const std::vector<int> all = cart_coords(comm, rank);
   const std::size_t n = std::min(all.size(), static_cast<std::size_t>(maxdims));
   if (n > 0 && coords == nullptr) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_coords") + "coords is NULL with maxdims = " +
-                                 std::to_string(maxdims));
+    throw Error(MPI_ERR_ARG,
+                comm_rank_prefix("cart_coords", comm) + "coords is NULL with maxdims = " + std::to_string(maxdims));
   }
   std::copy_n(all.begin(), n, coords);
 }
@@ -102,11 +99,11 @@ ShiftResult cart_shift(MPI_Comm comm, int direction, int disp) {
   const auto& record = cart_record(comm, "cart_shift");
   const auto ndims = static_cast<int>(record.dims.size());
   if (ndims == 0) {
-    throw Error(MPI_ERR_TOPOLOGY,
-                rank_prefix(comm, "cart_shift") + "a zero-dimensional Cartesian topology has no direction to shift in");
+    throw Error(MPI_ERR_TOPOLOGY, comm_rank_prefix("cart_shift", comm) +
+                                      "a zero-dimensional Cartesian topology has no direction to shift in");
   }
   if (direction < 0 || direction >= ndims) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "cart_shift") + "direction = " + std::to_string(direction) +
+    throw Error(MPI_ERR_ARG, comm_rank_prefix("cart_shift", comm) + "direction = " + std::to_string(direction) +
                                  " is outside [0, " + std::to_string(ndims) + ")");
   }
   const auto d = static_cast<std::size_t>(direction);

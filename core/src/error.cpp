@@ -3,10 +3,11 @@
 #include <array>
 #include <vector>
 
+#include "distopo/core/comm.hpp"
+
 namespace distopo {
 
-Error::Error(int error_class, const std::string& message)
-    : std::runtime_error(message), error_class_(error_class) {}
+Error::Error(int error_class, const std::string& message) : std::runtime_error(message), error_class_(error_class) {}
 
 void check_mpi(int rc, const char* call) {
   if (rc == MPI_SUCCESS) return;
@@ -43,6 +44,16 @@ void throw_agreed_error(MPI_Comm comm, int reduced_flag, const std::optional<Loc
   if (rank == root) text.assign(local->message.begin(), local->message.end());
   check_mpi(MPI_Bcast(text.data(), header[1], MPI_CHAR, root, comm), "MPI_Bcast");
   throw Error(header[0], std::string(text.begin(), text.end()));
+}
+
+std::string rank_prefix(const char* caller, int rank) {
+  return std::string(caller) + ": rank " + std::to_string(rank) + ": ";
+}
+
+std::string comm_rank_prefix(const char* caller, MPI_Comm comm) { return rank_prefix(caller, comm_rank(comm)); }
+
+LocalError rank_error(int error_class, const char* caller, int rank, const std::string& what) {
+  return {error_class, rank_prefix(caller, rank) + what};
 }
 
 }  // namespace distopo

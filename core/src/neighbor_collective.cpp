@@ -15,8 +15,8 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
-#include "distopo/core/runtime.hpp"
 #include "distopo/core/neighbor_sequence.hpp"
+#include "distopo/core/runtime.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo {
@@ -48,15 +48,11 @@ int state_keyval() {
   return keyval;
 }
 
-std::string where(const char* caller, int rank) {
-  return std::string(caller) + ": rank " + std::to_string(rank) + ": ";
-}
-
 const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
   const TopologyRecord* record = find_topology(comm);
   if (record == nullptr) {
-    throw Error(MPI_ERR_TOPOLOGY, where(caller, comm_rank(comm)) +
+    throw Error(MPI_ERR_TOPOLOGY, comm_rank_prefix(caller, comm) +
                                       "communicator has no topology (Cartesian, graph or distributed graph)");
   }
   return *record;
@@ -114,25 +110,22 @@ MPI_Aint extent_of(MPI_Datatype type) {
 // --- validation helpers --------------------------------------------------
 using Check = std::optional<LocalError>;
 
-Check bad(int error_class, const char* caller, int rank, const std::string& what) {
-  return LocalError{error_class, where(caller, rank) + what};
-}
-
 Check check_buffers(const void* sendbuf, const void* recvbuf, const char* caller, int rank) {
   if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) {
-    return bad(MPI_ERR_BUFFER, caller, rank, "MPI_IN_PLACE is not allowed in neighborhood collectives");
+    return rank_error(MPI_ERR_BUFFER, caller, rank, "MPI_IN_PLACE is not allowed in neighborhood collectives");
   }
   return std::nullopt;
 }
 
 Check check_count(int count, const char* name, const char* caller, int rank) {
   if (count < 0)
-    return bad(MPI_ERR_COUNT, caller, rank, std::string(name) + " = " + std::to_string(count) + " is negative");
+    return rank_error(MPI_ERR_COUNT, caller, rank, std::string(name) + " = " + std::to_string(count) + " is negative");
   return std::nullopt;
 }
 
 Check check_type(MPI_Datatype type, const char* name, const char* caller, int rank) {
-  if (type == MPI_DATATYPE_NULL) return bad(MPI_ERR_TYPE, caller, rank, std::string(name) + " is MPI_DATATYPE_NULL");
+  if (type == MPI_DATATYPE_NULL)
+    return rank_error(MPI_ERR_TYPE, caller, rank, std::string(name) + " is MPI_DATATYPE_NULL");
   return std::nullopt;
 }
 
@@ -140,16 +133,16 @@ template <class Displacement>
 Check check_arrays(const int counts[], const Displacement displs[], int degree, const char* counts_name,
                    const char* displs_name, const char* caller, int rank) {
   if (degree == 0) return std::nullopt;
-  if (counts == nullptr) return bad(MPI_ERR_ARG, caller, rank, std::string(counts_name) + " is NULL");
-  if (displs == nullptr) return bad(MPI_ERR_ARG, caller, rank, std::string(displs_name) + " is NULL");
+  if (counts == nullptr) return rank_error(MPI_ERR_ARG, caller, rank, std::string(counts_name) + " is NULL");
+  if (displs == nullptr) return rank_error(MPI_ERR_ARG, caller, rank, std::string(displs_name) + " is NULL");
   for (int i = 0; i < degree; ++i) {
     if (counts[i] < 0) {
-      return bad(
+      return rank_error(
           MPI_ERR_COUNT, caller, rank,
           std::string(counts_name) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
     }
     if (displs[i] < 0) {
-      return bad(
+      return rank_error(
           MPI_ERR_ARG, caller, rank,
           std::string(displs_name) + "[" + std::to_string(i) + "] = " + std::to_string(displs[i]) + " is negative");
     }
@@ -159,10 +152,11 @@ Check check_arrays(const int counts[], const Displacement displs[], int degree, 
 
 Check check_types(const MPI_Datatype types[], int degree, const char* name, const char* caller, int rank) {
   if (degree == 0) return std::nullopt;
-  if (types == nullptr) return bad(MPI_ERR_ARG, caller, rank, std::string(name) + " is NULL");
+  if (types == nullptr) return rank_error(MPI_ERR_ARG, caller, rank, std::string(name) + " is NULL");
   for (int i = 0; i < degree; ++i) {
     if (types[i] == MPI_DATATYPE_NULL) {
-      return bad(MPI_ERR_TYPE, caller, rank, std::string(name) + "[" + std::to_string(i) + "] is MPI_DATATYPE_NULL");
+      return rank_error(MPI_ERR_TYPE, caller, rank,
+                        std::string(name) + "[" + std::to_string(i) + "] is MPI_DATATYPE_NULL");
     }
   }
   return std::nullopt;
@@ -447,16 +441,16 @@ Check check_bounds(const NeighborSequence& s, const Op& op, const detail::Buffer
   };
   for (int slot = 0; slot < s.outdegree(); ++slot) {
     if (!inside(op.send(slot), op.sendbuf, bounds.send_bytes)) {
-      return bad(MPI_ERR_BUFFER, caller, rank,
-                 "the block for out-neighbor " + std::to_string(slot) + " lies outside the send buffer of " +
-                     std::to_string(bounds.send_bytes) + " bytes");
+      return rank_error(MPI_ERR_BUFFER, caller, rank,
+                        "the block for out-neighbor " + std::to_string(slot) + " lies outside the send buffer of " +
+                            std::to_string(bounds.send_bytes) + " bytes");
     }
   }
   for (int slot = 0; slot < s.indegree(); ++slot) {
     if (!inside(op.recv(slot), op.recvbuf, bounds.recv_bytes)) {
-      return bad(MPI_ERR_BUFFER, caller, rank,
-                 "the block for in-neighbor " + std::to_string(slot) + " lies outside the receive buffer of " +
-                     std::to_string(bounds.recv_bytes) + " bytes");
+      return rank_error(MPI_ERR_BUFFER, caller, rank,
+                        "the block for in-neighbor " + std::to_string(slot) + " lies outside the receive buffer of " +
+                            std::to_string(bounds.recv_bytes) + " bytes");
     }
   }
   return std::nullopt;
@@ -470,7 +464,7 @@ void run(MPI_Comm comm, Op op, const char* caller, const detail::CallOptions& ca
   Check error = call.error;
   if (!error && ((call.mode == detail::Mode::nonblocking && call.request == nullptr) ||
                  (persistent && call.persistent == nullptr))) {
-    error = bad(MPI_ERR_REQUEST, caller, state.rank, "request is NULL");
+    error = rank_error(MPI_ERR_REQUEST, caller, state.rank, "request is NULL");
   }
   if (!error) error = op.validate(state.sequence, caller, state.rank);
   if (!error) {
@@ -633,7 +627,6 @@ void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_A
   run(comm, Alltoallw{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes},
       "neighbor_alltoallw", call);
 }
-
 
 }  // namespace detail
 

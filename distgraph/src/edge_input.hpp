@@ -14,7 +14,7 @@
 namespace distopo::detail {
 
 inline LocalError bad_value(int error_class, int rank, const std::string& what) {
-  return {error_class, "dist_graph_create: rank " + std::to_string(rank) + ": " + what};
+  return rank_error(error_class, "dist_graph_create", rank, what);
 }
 
 inline std::optional<LocalError> check_rank(const char* array, std::int64_t index, int value, int rank, int size) {
@@ -35,7 +35,11 @@ inline std::optional<LocalError> check_weight(const char* array, std::int64_t in
 class ArrayEdges {
  public:
   ArrayEdges(int n, const int* sources, const int* degrees, const int* destinations, const int* weights, bool weighted)
-      : n_(n), sources_(sources), degrees_(degrees), destinations_(destinations), weights_(weights),
+      : n_(n),
+        sources_(sources),
+        degrees_(degrees),
+        destinations_(destinations),
+        weights_(weights),
         weighted_(weighted) {}
 
   [[nodiscard]] std::optional<LocalError> validate(int rank, int size) const {

@@ -14,40 +14,36 @@
 namespace distopo {
 namespace {
 
-LocalError graph_error(const char* caller, int rank, const std::string& what) {
-  return {MPI_ERR_ARG, std::string(caller) + ": rank " + std::to_string(rank) + ": " + what};
-}
-
 std::optional<LocalError> validate(const char* caller, int nnodes, const int index[], const int edges[], int rank,
                                    int size) {
-  if (nnodes < 0) return graph_error(caller, rank, "nnodes = " + std::to_string(nnodes) + " is negative");
+  if (nnodes < 0) return rank_error(MPI_ERR_ARG, caller, rank, "nnodes = " + std::to_string(nnodes) + " is negative");
   if (nnodes > size) {
-    return graph_error(caller, rank,
-                       "nnodes = " + std::to_string(nnodes) + " is larger than the communicator (size " +
-                           std::to_string(size) + ")");
+    return rank_error(
+        MPI_ERR_ARG, caller, rank,
+        "nnodes = " + std::to_string(nnodes) + " is larger than the communicator (size " + std::to_string(size) + ")");
   }
   if (nnodes > 0 && index == nullptr) {
-    return graph_error(caller, rank, "index is NULL with nnodes = " + std::to_string(nnodes));
+    return rank_error(MPI_ERR_ARG, caller, rank, "index is NULL with nnodes = " + std::to_string(nnodes));
   }
   for (int i = 0; i < nnodes; ++i) {
     const int previous = i == 0 ? 0 : index[i - 1];
     if (index[i] < previous) {
-      return graph_error(caller, rank,
-                         "index[" + std::to_string(i) + "] = " + std::to_string(index[i]) +
-                             (i == 0 ? std::string(" is negative")
-                                     : " is smaller than index[" + std::to_string(i - 1) + "] = " +
-                                           std::to_string(previous)));
+      return rank_error(
+          MPI_ERR_ARG, caller, rank,
+          "index[" + std::to_string(i) + "] = " + std::to_string(index[i]) +
+              (i == 0 ? std::string(" is negative")
+                      : " is smaller than index[" + std::to_string(i - 1) + "] = " + std::to_string(previous)));
     }
   }
   const int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
   if (nedges > 0 && edges == nullptr) {
-    return graph_error(caller, rank, "edges is NULL with " + std::to_string(nedges) + " edges");
+    return rank_error(MPI_ERR_ARG, caller, rank, "edges is NULL with " + std::to_string(nedges) + " edges");
   }
   for (int j = 0; j < nedges; ++j) {
     if (edges[j] < 0 || edges[j] >= nnodes) {
-      return graph_error(caller, rank,
-                         "edges[" + std::to_string(j) + "] = " + std::to_string(edges[j]) +
-                             " is not a node of the graph [0, " + std::to_string(nnodes) + ")");
+      return rank_error(MPI_ERR_ARG, caller, rank,
+                        "edges[" + std::to_string(j) + "] = " + std::to_string(edges[j]) +
+                            " is not a node of the graph [0, " + std::to_string(nnodes) + ")");
     }
   }
   return std::nullopt;
@@ -70,8 +66,8 @@ void validate_collectively(MPI_Comm comm, const char* caller, int nnodes, const 
   require_intracommunicator(comm, caller);
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
-  const auto error =
-      misuse.empty() ? validate(caller, nnodes, index, edges, rank, size) : graph_error(caller, rank, misuse);
+  const auto error = misuse.empty() ? validate(caller, nnodes, index, edges, rank, size)
+                                    : rank_error(MPI_ERR_ARG, caller, rank, misuse);
   detail::agree_on_arguments(comm, error,
                              error ? detail::Fingerprint{} : graph_fingerprint(nnodes, index, edges, reorder), caller,
                              "nnodes, index, edges or reorder");
@@ -100,8 +96,8 @@ std::string length_mismatch(std::span<const int> index, std::span<const int> edg
   return "edges has " + std::to_string(edges.size()) + " entries but index ends at " + std::to_string(expected);
 }
 
-Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], bool reorder,
-                       MPI_Info info, const std::string& misuse) {
+Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], bool reorder, MPI_Info info,
+                       const std::string& misuse) {
   constexpr const char* kCaller = "graph_create";
   validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, misuse);
   const int rank = comm_rank(comm_old);
@@ -121,8 +117,8 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
   // PMPI: once the interposition library is loaded, MPI_ names are ours.
   // MPICH rejects a NULL edges array even when there are no edges.
   int no_edges = 0;
-  check_mpi(PMPI_Graph_create(base, nnodes, record.index.data(),
-                              record.edges.empty() ? &no_edges : record.edges.data(), 0, &native),
+  check_mpi(PMPI_Graph_create(base, nnodes, record.index.data(), record.edges.empty() ? &no_edges : record.edges.data(),
+                              0, &native),
             "MPI_Graph_create");
   base = Comm::adopt(native);
 #endif

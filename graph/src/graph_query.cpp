@@ -13,13 +13,9 @@ const GraphTopology& graph_record(MPI_Comm comm, const char* caller) {
   return require_topology<GraphTopology>(comm, caller);
 }
 
-std::string rank_prefix(MPI_Comm comm, const char* caller) {
-  return std::string(caller) + ": rank " + std::to_string(comm_rank(comm)) + ": ";
-}
-
 void check_max(MPI_Comm comm, const char* caller, const char* name, int value) {
   if (value < 0) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, caller) + name + " = " + std::to_string(value) + " is negative");
+    throw Error(MPI_ERR_ARG, comm_rank_prefix(caller, comm) + name + " = " + std::to_string(value) + " is negative");
   }
 }
 
@@ -27,7 +23,7 @@ std::span<const int> neighbors_of(MPI_Comm comm, const char* caller, int rank) {
   const auto& record = graph_record(comm, caller);
   const auto nnodes = static_cast<int>(record.index.size());
   if (rank < 0 || rank >= nnodes) {
-    throw Error(MPI_ERR_RANK, rank_prefix(comm, caller) + "rank " + std::to_string(rank) +
+    throw Error(MPI_ERR_RANK, comm_rank_prefix(caller, comm) + "rank " + std::to_string(rank) +
                                   " is not a node of the graph [0, " + std::to_string(nnodes) + ")");
   }
   const auto r = static_cast<std::size_t>(rank);
@@ -52,7 +48,7 @@ void graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges
   const std::size_t n_index = std::min(record.index.size(), static_cast<std::size_t>(maxindex));
   const std::size_t n_edges = std::min(record.edges.size(), static_cast<std::size_t>(maxedges));
   if ((n_index > 0 && index == nullptr) || (n_edges > 0 && edges == nullptr)) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "graph_get") + "index or edges is NULL");
+    throw Error(MPI_ERR_ARG, comm_rank_prefix("graph_get", comm) + "index or edges is NULL");
   }
   std::copy_n(record.index.begin(), n_index, index);
   std::copy_n(record.edges.begin(), n_edges, edges);
@@ -69,7 +65,7 @@ void graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
   const auto list = neighbors_of(comm, "graph_neighbors", rank);
   const std::size_t n = std::min(list.size(), static_cast<std::size_t>(maxneighbors));
   if (n > 0 && neighbors == nullptr) {
-    throw Error(MPI_ERR_ARG, rank_prefix(comm, "graph_neighbors") + "neighbors is NULL");
+    throw Error(MPI_ERR_ARG, comm_rank_prefix("graph_neighbors", comm) + "neighbors is NULL");
   }
   std::copy_n(list.begin(), n, neighbors);
 }

@@ -34,11 +34,18 @@ struct LocalError {
 // one int on success.
 void agree_on_error(MPI_Comm comm, const std::optional<LocalError>& local);
 
+// How a message about one rank's input begins: "<caller>: rank <rank>: ", so
+// the user sees which call and which rank failed.
+std::string rank_prefix(const char* caller, int rank);
+// The same for the calling process's rank in `comm` (a separate name: MPICH's
+// MPI_Comm is an int, so an overload would be ambiguous in meaning).
+std::string comm_rank_prefix(const char* caller, MPI_Comm comm);
+// A LocalError whose message is rank_prefix(caller, rank) + what.
+LocalError rank_error(int error_class, const char* caller, int rank, const std::string& what);
+
 // Encoding used when the error flag rides on an allreduce that does other work:
 // MPI_MAX over flag(rank) picks the lowest failing rank; 0 means no error.
-inline int error_flag(const std::optional<LocalError>& local, int rank, int size) {
-  return local ? size - rank : 0;
-}
+inline int error_flag(const std::optional<LocalError>& local, int rank, int size) { return local ? size - rank : 0; }
 
 // Second half of an agreement whose flag was reduced elsewhere: if the reduced
 // flag names a failing rank, broadcast its error and throw it on every rank.
