@@ -56,6 +56,23 @@ detail::Fingerprint grid_fingerprint(const Grid& grid, bool reorder) {
   return fingerprint;
 }
 
+// Collective over comm: checks the standard's arrays on every rank (or reports
+// `misuse`, a local error of a C++ overload) and agrees on them once, so
+// every rank throws the same error or gets the same grid.
+Grid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int dims[], const int periods[],
+                 int too_large_class, bool reorder, const std::string& misuse, const char* arguments) {
+  ensure_runtime();
+  require_intracommunicator(comm, caller);
+  const int rank = comm_rank(comm);
+  Grid grid;
+  const auto error = misuse.empty()
+                         ? read_grid(caller, ndims, dims, periods, too_large_class, rank, comm_size(comm), grid)
+                         : rank_error(MPI_ERR_ARG, caller, rank, misuse);
+  detail::agree_on_arguments(comm, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, reorder), caller,
+                             arguments);
+  return grid;
+}
+
 // Collective over comm. The caller's rank in the reordered grid, or MPI_UNDEFINED.
 int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
   const int identity = rank < grid.size ? rank : MPI_UNDEFINED;
@@ -98,16 +115,9 @@ namespace {
 // different lengths), reported through the agreement so no rank hangs.
 Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], bool reorder, MPI_Info info,
                       const std::string& misuse) {
-  constexpr const char* kCaller = "cart_create";
-  ensure_runtime();
-  require_intracommunicator(comm_old, kCaller);
   const int rank = comm_rank(comm_old);
-  const int size = comm_size(comm_old);
-  Grid grid;
-  const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_ARG, rank, size, grid)
-                                    : rank_error(MPI_ERR_ARG, kCaller, rank, misuse);
-  detail::agree_on_arguments(comm_old, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, reorder), kCaller,
-                             "ndims, dims, periods or reorder");
+  const Grid grid = agreed_grid(comm_old, "cart_create", ndims, dims, periods, MPI_ERR_ARG, reorder, misuse,
+                                "ndims, dims, periods or reorder");
   const int new_rank =
       reorder ? node_aware_rank(comm_old, grid, info, rank) : (rank < grid.size ? rank : MPI_UNDEFINED);
   Comm base = split_off(comm_old, new_rank);
@@ -140,17 +150,10 @@ Comm cart_create(MPI_Comm comm_old, std::span<const int> dims, std::initializer_
 namespace {
 int cart_map_impl(MPI_Comm comm, int ndims, const int dims[], const int periods[], MPI_Info info,
                   const std::string& misuse) {
-  constexpr const char* kCaller = "cart_map";
-  ensure_runtime();
-  require_intracommunicator(comm, kCaller);
-  const int rank = comm_rank(comm);
-  const int size = comm_size(comm);
-  Grid grid;
-  const auto error = misuse.empty() ? read_grid(kCaller, ndims, dims, periods, MPI_ERR_DIMS, rank, size, grid)
-                                    : rank_error(MPI_ERR_ARG, kCaller, rank, misuse);
-  detail::agree_on_arguments(comm, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, true), kCaller,
-                             "ndims, dims or periods");
-  return node_aware_rank(comm, grid, info, rank);
+  // A grid larger than the group is MPI_ERR_DIMS here, as in MPICH.
+  const Grid grid = agreed_grid(comm, "cart_map", ndims, dims, periods, MPI_ERR_DIMS, /*reorder=*/true, misuse,
+                                "ndims, dims or periods");
+  return node_aware_rank(comm, grid, info, comm_rank(comm));
 }
 }  // namespace
 
