@@ -1,23 +1,29 @@
 #include <gtest/gtest.h>
 
+#include <array>
+#include <chrono>
 #include <map>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
+#include "mpi_testing.hpp"
 
 namespace {
 
+using distopo::Comm;
+using distopo::testing::world_rank;
+using distopo::testing::world_size;
 using distopo::OutgoingMessage;
 
 struct Received {
   std::map<int, std::vector<int>> by_source;
 };
 
-Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_send, std::span<int> agreement = {},
-                      int tag = distopo::kDefaultExchangeTag) {
+Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_send, std::span<int> agreement = {}) {
   std::vector<OutgoingMessage<int>> messages;
   for (const auto& [destination, payload] : to_send) messages.push_back({destination, payload});
   Received received;
@@ -27,7 +33,7 @@ Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_s
         EXPECT_EQ(received.by_source.count(source), 0U) << "two messages from " << source;
         received.by_source[source].assign(data.begin(), data.end());
       },
-      agreement, tag);
+      agreement);
   return received;
 }
 
@@ -81,17 +87,16 @@ TEST(SparseExchange, EveryoneToRankZeroAndAgreement) {
   }
 }
 
-// The documented rule: back-to-back exchanges alternate two tags. Each round
-// goes to a different peer, so a fast rank's next-round message would be
-// caught by a slow rank still in this round if the tags were equal.
-TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
-  const int rank = comm.rank();
-  const int size = comm.size();
+// The documented rule: back-to-back exchanges alternate two communicators.
+// Each round goes to a different peer, so a fast rank's next-round message
+// would be caught by a slow rank still in this round on a shared one.
+TEST(SparseExchange, RepeatedExchangesOnAlternatingCommunicatorsDoNotMix) {
+  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const int rank = world_rank();
+  const int size = world_size();
   for (int round = 0; round < 50; ++round) {
     const int target = (rank + round) % size;
-    const int tag = distopo::kDefaultExchangeTag + distopo::kExchangeTagStride * (round % 2);
-    const auto received = run_exchange(comm, {{target, {round, rank}}}, {}, tag);
+    const auto received = run_exchange(comms[round % 2], {{target, {round, rank}}});
     for (const auto& [source, data] : received.by_source) {
       ASSERT_EQ(data.size(), 2U);
       EXPECT_EQ(data[0], round) << "message of another round arrived";
@@ -106,17 +111,44 @@ TEST(SparseExchange, RepeatedExchangesWithAlternatingTagsDoNotMix) {
 // beyond the largest power of two folded onto a partner: every rank in turn
 // (folded ones too, at 3 and 5+ ranks) holds the unique maximum, back to back.
 TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
-  const int rank = comm.rank();
-  const int size = comm.size();
+  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const int rank = world_rank();
+  const int size = world_size();
   for (int round = 0; round < 3 * size; ++round) {
     const int holder = round % size;
     std::vector<int> values{rank == holder ? 1000 + round : round, -rank, 0};
-    const int tag = distopo::kDefaultExchangeTag + distopo::kExchangeTagStride * (round % 2);
-    run_exchange(comm, {}, values, tag);
+    run_exchange(comms[round % 2], {}, values);
     EXPECT_EQ(values[0], 1000 + round) << "round " << round << ", maximum held by rank " << holder;
     EXPECT_EQ(values[1], 0);
     EXPECT_EQ(values[2], 0);
+  }
+}
+
+// Agreement messages reach a rank before it enters the agreement (its partners
+// have no messages, it is still waiting for acknowledgements, or has not even
+// started): they are kept until it gets there.
+TEST(SparseExchange, LateRankGetsAgreementMessagesThatArrivedEarly) {
+  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const int rank = world_rank();
+  const int size = world_size();
+  for (int round = 0; round < 4; ++round) {
+    const int late = round % size;
+    if (rank == late) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::vector<int> flags{rank == late ? 5 : 0};
+    // Only the late rank sends: to everyone else, so all of them must wait for it.
+    std::map<int, std::vector<int>> to_send;
+    if (rank == late) {
+      for (int d = 0; d < size; ++d) {
+        if (d != late) to_send[d] = {round};
+      }
+    }
+    const auto received = run_exchange(comms[round % 2], to_send, flags);
+    EXPECT_EQ(flags[0], 5);
+    if (rank != late) {
+      ASSERT_EQ(received.by_source.count(late), 1U);
+      EXPECT_EQ(received.by_source.at(late), std::vector<int>{round});
+    }
+    EXPECT_EQ(received.by_source.size(), rank == late ? 0U : 1U);
   }
 }
 
@@ -168,7 +200,7 @@ TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
         received.resize(received.size() + static_cast<std::size_t>(count));
         return received.data() + received.size() - static_cast<std::size_t>(count);
       },
-      flags, distopo::kDefaultExchangeTag, verdicts);
+      flags, verdicts);
   if (rank % 2 == 1) {
     EXPECT_EQ(rejected_by, std::vector<int>{target});
   } else {

@@ -1,102 +1,96 @@
 #include "max_reduction.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 
 namespace distopo::detail {
 
-MaxReduction::MaxReduction(MPI_Comm comm, std::span<int> values, int tag)
-    : comm_(comm), values_(values), incoming_(values.size()), tag_(tag), rank_(comm_rank(comm)) {
+MaxReduction::MaxReduction(MPI_Comm comm, std::span<int> values, int tag) : comm_(comm), values_(values), tag_(tag) {
+  const int rank = comm_rank(comm);
   const int size = comm_size(comm);
-  while (power_of_two_ * 2 <= size) power_of_two_ *= 2;
-  folded_ = size - power_of_two_;
-  const int count = static_cast<int>(values_.size());
-  if (rank_ < 2 * folded_ && rank_ % 2 == 0) {
+  int power_of_two = 1;
+  while (power_of_two * 2 <= size) power_of_two *= 2;
+  const int folded = size - power_of_two;
+  if (rank < 2 * folded && rank % 2 == 0) {
     // Hand our values to the odd neighbor, get the result back at the end.
-    check_mpi(MPI_Isend(values_.data(), count, MPI_INT, rank_ + 1, tag_, comm_, &requests_[0]), "MPI_Isend");
-    check_mpi(MPI_Irecv(incoming_.data(), count, MPI_INT, rank_ + 1, tag_, comm_, &requests_[1]), "MPI_Irecv");
-    stage_ = Stage::fold_out;
-    return;
+    steps_.push_back({rank + 1, -1, false});
+    steps_.push_back({-1, rank + 1, true});
+  } else {
+    const bool takes_folded = rank < 2 * folded;
+    const int virtual_rank = takes_folded ? rank / 2 : rank - folded;
+    const auto real_rank = [folded](int v) { return v < folded ? 2 * v + 1 : v + folded; };
+    if (takes_folded) steps_.push_back({-1, rank - 1, false});
+    for (int mask = 1; mask < power_of_two; mask <<= 1) {
+      const int partner = real_rank(virtual_rank ^ mask);
+      steps_.push_back({partner, partner, false});
+    }
+    if (takes_folded) steps_.push_back({rank - 1, -1, false});  // the result, back to the folded rank
   }
-  virtual_rank_ = rank_ < 2 * folded_ ? rank_ / 2 : rank_ - folded_;
-  if (rank_ < 2 * folded_) {
-    check_mpi(MPI_Irecv(incoming_.data(), count, MPI_INT, rank_ - 1, tag_, comm_, &requests_[1]), "MPI_Irecv");
-    expecting_ = true;
-    stage_ = Stage::fold_in;
-    return;
-  }
-  stage_ = Stage::fold_in;
-  next_stage();
+  outgoing_.resize(steps_.size() * values_.size());
+  incoming_.resize(steps_.size() * values_.size());
+  arrived_.assign(steps_.size(), 0);
+  sends_.reserve(steps_.size());
 }
 
 MaxReduction::~MaxReduction() {
-  // Only reached early when an MPI call threw; nothing sensible is left to do
-  // but not leak the requests.
-  for (MPI_Request& request : requests_) {
-    if (request != MPI_REQUEST_NULL) {
-      PMPI_Cancel(&request);
-      PMPI_Request_free(&request);
+  // Only reached with pending sends when an MPI call threw; do not leak them.
+  for (MPI_Request& request : sends_) {
+    if (request != MPI_REQUEST_NULL) PMPI_Request_free(&request);
+  }
+}
+
+void MaxReduction::start() {
+  started_ = true;
+  advance();
+}
+
+void MaxReduction::receive(int source) {
+  const std::size_t count = values_.size();
+  for (std::size_t step = current_; step < steps_.size(); ++step) {
+    if (steps_[step].receive_from != source || arrived_[step]) continue;
+    check_mpi(MPI_Recv(incoming_.data() + step * count, static_cast<int>(count), MPI_INT, source, tag_, comm_,
+                       MPI_STATUS_IGNORE),
+              "MPI_Recv");
+    arrived_[step] = 1;
+    if (started_) advance();
+    return;
+  }
+  throw Error(MPI_ERR_INTERN, "sparse exchange agreement: unexpected message from rank " + std::to_string(source));
+}
+
+// Sends and combines as far as the arrived messages allow.
+void MaxReduction::advance() {
+  const std::size_t count = values_.size();
+  while (current_ < steps_.size()) {
+    const Step& step = steps_[current_];
+    if (!current_sent_ && step.send_to >= 0) {
+      int* snapshot = outgoing_.data() + current_ * count;
+      std::copy(values_.begin(), values_.end(), snapshot);
+      sends_.emplace_back();
+      check_mpi(MPI_Isend(snapshot, static_cast<int>(count), MPI_INT, step.send_to, tag_, comm_, &sends_.back()),
+                "MPI_Isend");
     }
-  }
-}
-
-int MaxReduction::real_rank(int virtual_rank) const {
-  return virtual_rank < folded_ ? 2 * virtual_rank + 1 : virtual_rank + folded_;
-}
-
-void MaxReduction::post_exchange(int partner) {
-  const int count = static_cast<int>(values_.size());
-  check_mpi(MPI_Isend(values_.data(), count, MPI_INT, partner, tag_, comm_, &requests_[0]), "MPI_Isend");
-  check_mpi(MPI_Irecv(incoming_.data(), count, MPI_INT, partner, tag_, comm_, &requests_[1]), "MPI_Irecv");
-  expecting_ = true;
-}
-
-// Called when nothing is pending: combine what arrived, then start the next step.
-void MaxReduction::next_stage() {
-  if (expecting_) {
-    std::transform(values_.begin(), values_.end(), incoming_.begin(), values_.begin(),
-                   [](int a, int b) { return std::max(a, b); });
-    expecting_ = false;
-  }
-  switch (stage_) {
-    case Stage::fold_in:
-      stage_ = Stage::rounds;
-      [[fallthrough]];
-    case Stage::rounds:
-      if (mask_ < power_of_two_) {
-        post_exchange(real_rank(virtual_rank_ ^ mask_));
-        mask_ <<= 1;
-        return;
+    current_sent_ = true;
+    if (step.receive_from >= 0) {
+      if (!arrived_[current_]) return;
+      const int* received = incoming_.data() + current_ * count;
+      if (step.take_result) {
+        std::copy(received, received + count, values_.begin());
+      } else {
+        std::transform(values_.begin(), values_.end(), received, values_.begin(),
+                       [](int a, int b) { return std::max(a, b); });
       }
-      if (rank_ < 2 * folded_) {
-        // Give the result back to the even neighbor folded onto us.
-        check_mpi(MPI_Isend(values_.data(), static_cast<int>(values_.size()), MPI_INT, rank_ - 1, tag_, comm_,
-                            &requests_[0]),
-                  "MPI_Isend");
-        stage_ = Stage::fold_out;
-        return;
-      }
-      stage_ = Stage::done;
-      return;
-    case Stage::fold_out:
-      if (virtual_rank_ < 0) std::copy(incoming_.begin(), incoming_.end(), values_.begin());
-      stage_ = Stage::done;
-      return;
-    case Stage::done:
-      return;
+    }
+    ++current_;
+    current_sent_ = false;
   }
 }
 
-bool MaxReduction::test() {
-  while (stage_ != Stage::done) {
-    int finished = 0;
-    check_mpi(PMPI_Testall(2, requests_, &finished, MPI_STATUSES_IGNORE), "MPI_Testall");
-    if (!finished) return false;
-    next_stage();
-  }
-  return true;
+void MaxReduction::complete_sends() {
+  check_mpi(PMPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace distopo::detail

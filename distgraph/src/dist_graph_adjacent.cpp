@@ -102,7 +102,7 @@ std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const 
         received.resize(old_size + static_cast<std::size_t>(count));
         return received.data() + old_size;
       },
-      {}, channel.tag);
+      {});
 
   std::vector<EdgeKey> declared;
   declared.reserve(record.sources.size());

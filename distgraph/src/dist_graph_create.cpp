@@ -193,7 +193,7 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
         own.resize(old_size + static_cast<std::size_t>(count));
         return own.data() + old_size;
       },
-      agreement.values(), channel.tag, verdicts);
+      agreement.values(), verdicts);
   agreement.throw_if_failed(channel.comm, error, kCaller);
   buckets.reset();
   sort_keys(own);

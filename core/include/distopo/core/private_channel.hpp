@@ -1,16 +1,16 @@
 #pragma once
-// A channel for distopo's own traffic on a user communicator: a duplicate of
-// it, made on first use and cached on it (freed with it), plus the tag the next
-// sparse exchange uses. User messages can never match ours, and consecutive
-// exchanges alternate tags (see sparse_exchange.hpp), without paying for a
-// new duplicate on every call.
+// Communicators for distopo's own traffic on a user communicator: two
+// duplicates of it, made on first use and cached on it (freed with it). User
+// messages can never match ours, and a sparse exchange owns the communicator
+// it runs on (see sparse_exchange.hpp); consecutive calls alternate between
+// the two, as back-to-back exchanges must, without paying for a new duplicate
+// on every call.
 #include <mpi.h>
 
 namespace distopo {
 
 struct PrivateChannel {
   MPI_Comm comm;  // owned by the cache; valid while the user communicator lives
-  int tag;        // for this round's sparse exchange
 };
 
 // Collective over `comm` (every rank must call it the same number of times,

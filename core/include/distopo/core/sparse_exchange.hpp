@@ -5,14 +5,14 @@
 // its messages were received (confirmed by an acknowledgement per message).
 // O(peers) messages, O(log P) agreement, and no array of size P anywhere.
 //
-// Run it on a private communicator (see duplicate()): the probe matches any
-// source, so a user's message on a shared communicator could be taken for ours.
-// An exchange uses three tags from `tag` on: data, acknowledgements, and the
-// agreement's messages (kExchangeTagStride). Back-to-back exchanges on one
-// communicator need different tags: a rank whose agreement completes first may
-// send its next-round message while a peer is still draining this round. No
-// rank gets two rounds ahead (that needs every rank in the next agreement), so
-// alternating two tag ranges is enough.
+// The exchange owns its communicator while it runs: the loop probes for any
+// source and any tag, so the communicator must carry no other point-to-point
+// traffic meanwhile (collectives on it are fine: they never match
+// point-to-point messages). private_channel() hands out such communicators.
+// Back-to-back exchanges must alternate between two communicators: a rank
+// whose agreement completes first may send its next-round message while a
+// peer is still draining this round. No rank gets two rounds ahead (that needs
+// every rank in the next agreement), so two are enough.
 #include <mpi.h>
 
 #include <cstddef>
@@ -46,7 +46,7 @@ using VerdictFn = std::function<void(int destination, int verdict)>;
 
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
-                         std::span<int> agreement_max, int tag);
+                         std::span<int> agreement_max);
 
 template <class T>
 std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoing) {
@@ -75,9 +75,6 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // termination step, so flags such as errors ride along for free. It is
 // contributed once this rank's sends are done, so it must not depend on
 // received data.
-inline constexpr int kDefaultExchangeTag = 0x5e1;
-inline constexpr int kExchangeTagStride = 3;
-
 struct ExchangeVerdicts {
   std::function<int(int source, int count)> accept;
   std::function<void(int destination, int verdict)> on_rejected;
@@ -85,8 +82,7 @@ struct ExchangeVerdicts {
 
 template <class T, class Place>
 void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, Place&& place,
-                          std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag,
-                          const ExchangeVerdicts& verdicts = {}) {
+                          std::span<int> agreement_max = {}, const ExchangeVerdicts& verdicts = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   detail::sparse_exchange_raw(
       comm, sizeof(T), detail::raw_messages(outgoing),
@@ -95,13 +91,13 @@ void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> out
       [&](int destination, int verdict) {
         if (verdicts.on_rejected) verdicts.on_rejected(destination, verdict);
       },
-      agreement_max, tag);
+      agreement_max);
 }
 
 // As above, but hands each message to `on_receive(source, std::span<const T>)`.
 template <class T, class OnReceive>
 void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, OnReceive&& on_receive,
-                     std::span<int> agreement_max = {}, int tag = kDefaultExchangeTag) {
+                     std::span<int> agreement_max = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   std::vector<T> scratch;
   detail::sparse_exchange_raw(
@@ -114,7 +110,7 @@ void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing
         on_receive(source, std::span<const T>(static_cast<const T*>(data), static_cast<std::size_t>(count)));
         return 0;
       },
-      [](int, int) {}, agreement_max, tag);
+      [](int, int) {}, agreement_max);
 }
 
 }  // namespace distopo
