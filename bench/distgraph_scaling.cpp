@@ -35,7 +35,10 @@ struct Settings {
   std::vector<std::string> families = bench::family_names();
   int edges_per_rank = 16;
   int reps = 11;
-  int warmup = 2;
+  // A process's first few dozen creates (either implementation) run 2-3x
+  // slower than later ones (measured at P=2: ~30 us, then 13 us from about
+  // the 30th call), so each family warms up before it is timed.
+  int warmup = 20;
   std::string impl = "both";
   bool unweighted = false;
   unsigned seed = 1;
