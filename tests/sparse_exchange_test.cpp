@@ -107,9 +107,9 @@ TEST(SparseExchange, RepeatedExchangesOnAlternatingCommunicatorsDoNotMix) {
   }
 }
 
-// The agreement is a max-reduction by recursive doubling with the ranks
-// beyond the largest power of two folded onto a partner: every rank in turn
-// (folded ones too, at 3 and 5+ ranks) holds the unique maximum, back to back.
+// The agreement is a max-reduction by 4-ary dissemination (rounds at offsets
+// 1-3, 4-12, 16-48, ... mod P): every rank in turn holds the unique maximum,
+// back to back, at every P (3 and 8 leave the last round partly empty).
 TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
   const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
   const int rank = world_rank();
