@@ -35,10 +35,13 @@ struct Settings {
   std::vector<std::string> families = bench::family_names();
   int edges_per_rank = 16;
   int reps = 11;
-  // A process's first few dozen creates (either implementation) run 2-3x
-  // slower than later ones (measured at P=2: ~30 us, then 13 us from about
-  // the 30th call), so each family warms up before it is timed.
+  // Untimed creates of each family before its timed ones.
   int warmup = 20;
+  // Untimed creates before the first family, for at least this long: the
+  // first second or so of a run is slower for both implementations and far
+  // from steady (at P=4 on 2 cores, ring creates took 2.6-4.8 ms as the
+  // first family after 20 warm-up creates, 75-83 us after 400).
+  double warmup_seconds = 1.0;
   std::string impl = "both";
   bool unweighted = false;
   bool fresh_comm = false;  // every timed create on a new duplicate of MPI_COMM_WORLD
@@ -143,6 +146,23 @@ int max_indegree(const bench::LocalEdges& edges) {
   return indegree;
 }
 
+// Creates and frees graphs of the first family with both implementations
+// until `warmup_seconds` have passed on every rank.
+void warm_up_process(const Settings& settings, int rank, int size) {
+  if (settings.families.empty()) return;
+  const bench::LocalEdges edges =
+      bench::make_family(settings.families.front(), rank, size, settings.edges_per_rank, settings.seed);
+  const double start = MPI_Wtime();
+  for (double elapsed = 0; elapsed < settings.warmup_seconds;) {
+    for (Impl impl : {Impl::distopo, Impl::mpich}) {
+      MPI_Comm graph = create(impl, edges, !settings.unweighted);
+      MPI_Comm_free(&graph);
+    }
+    elapsed = MPI_Wtime() - start;
+    MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  }
+}
+
 // Runs one family; returns false if distopo's neighbors differ from MPICH's.
 bool run_family(const Settings& settings, const std::string& family, int rank, int size) {
   const bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
@@ -208,7 +228,10 @@ int main(int argc, char** argv) {
                  "degree of the k-out, power-law and given-by-one families")
       ->check(CLI::Range(0, 1 << 20));
   app.add_option("--reps", settings.reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
-  app.add_option("--warmup", settings.warmup, "untimed repetitions first")->check(CLI::NonNegativeNumber);
+  app.add_option("--warmup", settings.warmup, "untimed repetitions of each family first")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--warmup-seconds", settings.warmup_seconds, "untimed creates before the first family, for this long")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--impl", settings.impl, "distopo, mpich or both")->check(CLI::IsMember({"distopo", "mpich", "both"}));
   app.add_option("--seed", settings.seed, "seed of the random families");
   app.add_flag("--unweighted", settings.unweighted, "pass MPI_UNWEIGHTED");
@@ -228,6 +251,7 @@ int main(int argc, char** argv) {
 
   bool all_same = true;
   try {
+    warm_up_process(settings, rank, size);
     for (const std::string& family : settings.families) all_same = run_family(settings, family, rank, size) && all_same;
   } catch (const distopo::Error& error) {
     std::fprintf(stderr, "rank %d: %s\n", rank, error.what());
