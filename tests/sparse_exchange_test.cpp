@@ -107,9 +107,9 @@ TEST(SparseExchange, RepeatedExchangesOnAlternatingCommunicatorsDoNotMix) {
   }
 }
 
-// The agreement is a max-reduction by 4-ary dissemination (rounds at offsets
-// 1-3, 4-12, 16-48, ... mod P): every rank in turn holds the unique maximum,
-// back to back, at every P (3 and 8 leave the last round partly empty).
+// The agreement is a max-reduction by dissemination (round j at offset 2^j
+// mod P): every rank in turn holds the unique maximum, back to back, at every
+// P (at 3 ranks the last round wraps around).
 TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
   const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
   const int rank = world_rank();

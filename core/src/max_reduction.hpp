@@ -1,14 +1,17 @@
 #pragma once
 // A max-reduction (MPI_Allreduce with MPI_MAX) of a few ints over point-to-point
-// messages, driven by the caller's probe loop: a k-ary dissemination (Hensgen,
-// Finkel, Manber 1988, with k - 1 partners per round). In round j rank r sends
-// what it has to r + m * k^j and receives from r - m * k^j (m = 1 .. k-1, mod
-// P); after ceil(log_k P) rounds every rank has seen every value. MAX does
-// not mind seeing a value twice, so any P works without folding ranks.
+// messages, driven by the caller's probe loop: a dissemination (Hensgen,
+// Finkel, Manber 1988) of radix k. In round j rank r sends what it has to
+// r + m * k^j and receives from r - m * k^j (m = 1 .. k-1, mod P); after
+// ceil(log_k P) rounds every rank has seen every value. MAX does not mind
+// seeing a value twice, so any P works without folding ranks onto partners
+// (recursive doubling needs two extra steps when P is not a power of two).
 // O(k log_k P) messages and memory per rank, nothing of size P.
 //
-// k = 4: ring create at P=8 / 12 / 16 on 2 cores, median of 151, radix 2 -> 4:
-// 415 -> 342, 931 -> 851, 1750 -> 1672 us; 8 and 16 were no better than 4.
+// k = 2: over all seven graph families (distgraph_scaling, two runs each,
+// geometric mean of mpich/distopo), k = 2 gave 1.24 / 1.15 / 1.12 at
+// P = 4 / 8 / 16, k = 4 gave 1.04 / 1.15 / 1.16 with 0.68 for powerlaw at
+// P = 4, where one round reaches every rank and all wait for the hub.
 //
 // Why not MPI_Iallreduce: MPICH 4.0 builds a schedule for every call, which
 // costs 4.3 us at two ranks against 1.3 us for one message exchange (measured
@@ -51,7 +54,7 @@ class MaxReduction {
   void complete_sends();
 
  private:
-  static constexpr long kRadix = 4;
+  static constexpr long kRadix = 2;
 
   struct Round {
     std::vector<int> send_to;
