@@ -19,6 +19,12 @@ using distopo::testing::world_rank;
 using distopo::testing::world_size;
 using distopo::OutgoingMessage;
 
+// Back-to-back exchanges alternate between two communicators (the rule in
+// sparse_exchange.hpp).
+std::array<Comm, 2> alternating_communicators() {
+  return {distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+}
+
 struct Received {
   std::map<int, std::vector<int>> by_source;
 };
@@ -91,7 +97,7 @@ TEST(SparseExchange, EveryoneToRankZeroAndAgreement) {
 // Each round goes to a different peer, so a fast rank's next-round message
 // would be caught by a slow rank still in this round on a shared one.
 TEST(SparseExchange, RepeatedExchangesOnAlternatingCommunicatorsDoNotMix) {
-  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const auto comms = alternating_communicators();
   const int rank = world_rank();
   const int size = world_size();
   for (int round = 0; round < 50; ++round) {
@@ -111,7 +117,7 @@ TEST(SparseExchange, RepeatedExchangesOnAlternatingCommunicatorsDoNotMix) {
 // mod P): every rank in turn holds the unique maximum, back to back, at every
 // P (at 3 ranks the last round wraps around).
 TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
-  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const auto comms = alternating_communicators();
   const int rank = world_rank();
   const int size = world_size();
   for (int round = 0; round < 3 * size; ++round) {
@@ -128,7 +134,7 @@ TEST(SparseExchange, AgreementMaximumFromEveryRankBackToBack) {
 // have no messages, it is still waiting for acknowledgements, or has not even
 // started): they are kept until it gets there.
 TEST(SparseExchange, LateRankGetsAgreementMessagesThatArrivedEarly) {
-  const std::array<Comm, 2> comms{distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  const auto comms = alternating_communicators();
   const int rank = world_rank();
   const int size = world_size();
   for (int round = 0; round < 4; ++round) {

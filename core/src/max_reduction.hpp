@@ -1,17 +1,17 @@
 #pragma once
 // A max-reduction (MPI_Allreduce with MPI_MAX) of a few ints over point-to-point
 // messages, driven by the caller's probe loop: a dissemination (Hensgen,
-// Finkel, Manber 1988) of radix k. In round j rank r sends what it has to
-// r + m * k^j and receives from r - m * k^j (m = 1 .. k-1, mod P); after
-// ceil(log_k P) rounds every rank has seen every value. MAX does not mind
-// seeing a value twice, so any P works without folding ranks onto partners
-// (recursive doubling needs two extra steps when P is not a power of two).
-// O(k log_k P) messages and memory per rank, nothing of size P.
+// Finkel, Manber 1988). In round j rank r sends what it has to r + 2^j and
+// receives from r - 2^j (mod P); after ceil(log2 P) rounds every rank has
+// seen every value. MAX does not mind seeing a value twice, so any P works
+// without folding ranks onto partners (recursive doubling needs two extra
+// steps when P is not a power of two). O(log P) messages and memory per rank.
 //
-// k = 2: over all seven graph families (distgraph_scaling, two runs each,
-// geometric mean of mpich/distopo), k = 2 gave 1.24 / 1.15 / 1.12 at
-// P = 4 / 8 / 16, k = 4 gave 1.04 / 1.15 / 1.16 with 0.68 for powerlaw at
-// P = 4, where one round reaches every rank and all wait for the hub.
+// Radix 2 against a radix-4 dissemination (3 partners per round), over all
+// seven families of distgraph_scaling, two runs each, geometric mean of
+// mpich/distopo at P = 4 / 8 / 16: 1.24 / 1.15 / 1.12 against 1.04 / 1.15 /
+// 1.16, radix 4 losing 0.68 for powerlaw at P = 4, where one round reaches
+// every rank and all of them wait for the hub.
 //
 // Why not MPI_Iallreduce: MPICH 4.0 builds a schedule for every call, which
 // costs 4.3 us at two ranks against 1.3 us for one message exchange (measured
@@ -24,10 +24,9 @@
 // its messages; testing the reduction's requests as well tripled its polls and
 // made the exchange 1.5x slower at 8 ranks on 2 cores (286 -> 184 us).
 //
-// The offsets m * k^j are distinct and below P, so every partner of a rank
-// sends to it exactly once: the source of a message names its round. Messages
-// that arrive before this rank reaches their round (or before start()) are
-// kept until then.
+// The offsets 2^j are distinct and below P, so a rank hears from each source
+// once: the source of a message names its round. Messages that arrive before
+// this rank reaches their round (or before start()) are kept until then.
 #include <mpi.h>
 
 #include <span>
@@ -49,32 +48,25 @@ class MaxReduction {
   // The caller probed a message with our tag from `source`: receive it.
   void receive(int source);
   // True once `values` holds the maximum over all ranks.
-  [[nodiscard]] bool done() const { return started_ && current_ == rounds_.size(); }
+  [[nodiscard]] bool done() const { return started_ && current_ == rounds(); }
   // Waits for this rank's own sends (a few ints each: complete at once).
   void complete_sends();
 
  private:
-  static constexpr long kRadix = 2;
-
-  struct Round {
-    std::vector<int> send_to;
-    std::vector<int> receive_from;
-    std::size_t first_slot = 0;  // of its received values in incoming_
-    std::size_t arrived = 0;
-  };
-
+  [[nodiscard]] std::size_t rounds() const { return arrived_.size(); }
+  [[nodiscard]] int partner(std::size_t round, int direction) const;  // rank +- 2^round, mod P
   void advance();
 
   MPI_Comm comm_;
   std::span<int> values_;
   int tag_;
-  std::vector<Round> rounds_;
+  int rank_;
+  int size_;
   std::vector<int> outgoing_;  // per round: the values as sent
-  std::vector<int> incoming_;  // per partner: the values received
-  std::vector<char> slot_arrived_;
-  std::vector<MPI_Request> sends_;
+  std::vector<int> incoming_;  // per round: the values received
+  std::vector<char> arrived_;  // per round
+  std::vector<MPI_Request> sends_;  // one per round reached: sends_.size() rounds have sent
   std::size_t current_ = 0;
-  bool current_sent_ = false;
   bool started_ = false;
 };
 

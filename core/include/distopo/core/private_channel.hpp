@@ -1,11 +1,10 @@
 #pragma once
 // Communicators for distopo's own traffic on a user communicator: two
 // duplicates of it, made by the first and second use and cached on it (freed
-// with it). User
-// messages can never match ours, and a sparse exchange owns the communicator
-// it runs on (see sparse_exchange.hpp); consecutive calls alternate between
-// the two, as back-to-back exchanges must, without paying for a new duplicate
-// on every call.
+// with it). User messages can never match ours, and a sparse exchange owns
+// the communicator it runs on (see sparse_exchange.hpp); consecutive calls
+// alternate between the two, as back-to-back exchanges must, without paying
+// for a new duplicate on every call.
 #include <mpi.h>
 
 namespace distopo {
