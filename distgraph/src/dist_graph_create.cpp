@@ -15,6 +15,7 @@
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
+#include "distopo/distgraph/edge_redistribution.hpp"
 #include "edge_input.hpp"
 #include "install_topology.hpp"
 
@@ -147,14 +148,13 @@ class DegreeTally {
   std::size_t out_ = 0;
 };
 
+// Validate -> bucket -> exchange on `channel` -> sort: the lists of this rank.
 template <class Input>
-Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
+DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options) {
   constexpr const char* kCaller = "dist_graph_create";
   ensure_runtime();
-  require_intracommunicator(comm_old, kCaller);
-  const PrivateChannel channel = private_channel(comm_old);
-  const int rank = comm_rank(comm_old);
-  const int size = comm_size(comm_old);
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
 
   std::optional<LocalError> error = input.validate(rank, size);
   std::vector<EdgeKey> own;
@@ -187,19 +187,25 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
             agreement.record_error(rank);
           }};
   sparse_exchange_into<EdgeKey>(
-      channel.comm, messages,
+      channel, messages,
       [&own](int, int count) {
         const std::size_t old_size = own.size();
         own.resize(old_size + static_cast<std::size_t>(count));
         return own.data() + old_size;
       },
       agreement.values(), verdicts);
-  agreement.throw_if_failed(channel.comm, error, kCaller);
+  agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
   sort_keys(own);
-  DistGraphTopology record = unpack_sorted(own, options.weighted);
-  own = {};
-  return detail::install_dist_graph(comm_old, std::move(record));
+  return unpack_sorted(own, options.weighted);
+}
+
+template <class Input>
+Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
+  ensure_runtime();
+  require_intracommunicator(comm_old, "dist_graph_create");
+  const PrivateChannel channel = private_channel(comm_old);
+  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options));
 }
 
 }  // namespace
@@ -212,6 +218,12 @@ Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int 
                        const int weights[], const DistGraphOptions& options) {
   return create_from(comm_old, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
                      options);
+}
+
+DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, const int sources[], const int degrees[],
+                                     const int destinations[], const int weights[], const DistGraphOptions& options) {
+  return redistribute(comm, channel, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
+                      options);
 }
 
 }  // namespace distopo
