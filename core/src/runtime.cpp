@@ -2,7 +2,6 @@
 
 #include <mpi.h>
 
-#include <Kokkos_Core.hpp>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -16,7 +15,6 @@ namespace {
 struct RuntimeState {
   std::mutex mutex;
   bool started = false;
-  bool owns_kokkos = false;
   int topology_keyval = MPI_KEYVAL_INVALID;
   int channel_keyval = MPI_KEYVAL_INVALID;
   int finalize_keyval = MPI_KEYVAL_INVALID;
@@ -60,8 +58,6 @@ int finalize_runtime(MPI_Comm, int, void*, void*) {
   // Outside the lock: a release may take locks of its own.
   for (auto release = releases.rbegin(); release != releases.rend(); ++release) (*release)();
   std::lock_guard lock(s.mutex);
-  if (s.owns_kokkos && Kokkos::is_initialized()) Kokkos::finalize();
-  s.owns_kokkos = false;
   MPI_Comm_free_keyval(&s.topology_keyval);
   MPI_Comm_free_keyval(&s.channel_keyval);
   MPI_Comm_free_keyval(&s.finalize_keyval);
@@ -82,10 +78,6 @@ void ensure_runtime() {
   check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_runtime, &s.finalize_keyval, nullptr),
             "MPI_Comm_create_keyval");
   check_mpi(MPI_Comm_set_attr(MPI_COMM_SELF, s.finalize_keyval, nullptr), "MPI_Comm_set_attr");
-  if (!Kokkos::is_initialized()) {
-    Kokkos::initialize();
-    s.owns_kokkos = true;
-  }
   s.started = true;
 }
 
@@ -95,8 +87,6 @@ void at_finalize(std::function<void()> release) {
   std::lock_guard lock(s.mutex);
   s.releases.push_back(std::move(release));
 }
-
-bool runtime_owns_kokkos() noexcept { return state().owns_kokkos; }
 
 int topology_keyval() {
   ensure_runtime();

@@ -7,14 +7,15 @@
 #include <vector>
 
 #include "creation_agreement.hpp"
-#include "distopo/core/edge_key.hpp"
-#include "distopo/core/key_sort.hpp"
+#include "distopo/distgraph/edge_key.hpp"
+#include "distopo/distgraph/key_sort.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
 #include "edge_input.hpp"
 #include "install_topology.hpp"
+#include "kokkos_runtime.hpp"
 
 namespace distopo {
 namespace {
@@ -131,6 +132,7 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sourc
                                 int outdegree, const int destinations[], const int destination_weights[],
                                 const DistGraphOptions& options) {
   ensure_runtime();
+  detail::ensure_kokkos();
   require_intracommunicator(comm_old, kCaller);
   const int rank = comm_rank(comm_old);
   const int size = comm_size(comm_old);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "creation_agreement.hpp"
-#include "distopo/core/edge_key.hpp"
-#include "distopo/core/key_sort.hpp"
+#include "distopo/distgraph/edge_key.hpp"
+#include "distopo/distgraph/key_sort.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
@@ -18,6 +18,7 @@
 #include "distopo/distgraph/edge_redistribution.hpp"
 #include "edge_input.hpp"
 #include "install_topology.hpp"
+#include "kokkos_runtime.hpp"
 
 namespace distopo {
 namespace {
@@ -153,6 +154,7 @@ template <class Input>
 DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options) {
   constexpr const char* kCaller = "dist_graph_create";
   ensure_runtime();
+  detail::ensure_kokkos();
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 

@@ -1,8 +1,7 @@
 #pragma once
-// Library lifetime. The first distopo call initializes what the library needs:
-// the attribute keyval of the topology record and, unless the application did
-// so itself, Kokkos. At MPI_Finalize (an attribute on MPI_COMM_SELF, deleted
-// first by MPI_Finalize) the library releases exactly what it started.
+// Library lifetime. The first distopo call initializes what the library needs
+// (the attribute keyvals). At MPI_Finalize (an attribute on MPI_COMM_SELF,
+// deleted first by MPI_Finalize) the library releases exactly what it started.
 #include <functional>
 
 namespace distopo {
@@ -11,12 +10,9 @@ namespace distopo {
 // runtime. Requires MPI to be initialized.
 void ensure_runtime();
 
-// Runs `release` inside MPI_Finalize (before Kokkos is finalized), for MPI
-// objects the library caches for the whole run, e.g. committed datatypes.
+// Runs `release` inside MPI_Finalize (the last registered first), for what
+// the library keeps for the whole run, e.g. committed datatypes or Kokkos.
 void at_finalize(std::function<void()> release);
-
-// True if distopo (not the application) initialized Kokkos.
-bool runtime_owns_kokkos() noexcept;
 
 // The keyval under which topology records are cached on communicators.
 int topology_keyval();
