@@ -39,14 +39,8 @@ int delete_state(MPI_Comm, int, void* attribute, void*) {
   return MPI_SUCCESS;
 }
 
-int state_keyval() {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &k, nullptr), "MPI_Comm_create_keyval");
-    return k;
-  }();
-  return keyval;
-}
+// Owned by the runtime like the other caches' keyvals (freed at MPI_Finalize).
+constinit const RuntimeKeyval state_keyval{MPI_COMM_NULL_COPY_FN, delete_state};
 
 const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
@@ -64,7 +58,7 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
   const TopologyRecord& record = record_of(comm, caller);
   void* attribute = nullptr;
   int found = 0;
-  check_mpi(MPI_Comm_get_attr(comm, state_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+  check_mpi(MPI_Comm_get_attr(comm, state_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
   auto* state = static_cast<NeighborState*>(attribute);
   if (!found) {
     auto owned = std::make_unique<NeighborState>();
@@ -75,7 +69,7 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
     check_mpi(MPI_Comm_get_attr(owned->channel.get(), MPI_TAG_UB, &tag_ub, &has_ub), "MPI_Comm_get_attr");
     // Tags 1 .. tag_count; MPI guarantees MPI_TAG_UB >= 32767.
     owned->tag_count = std::min(has_ub ? *tag_ub : 32767, 1 << 24);
-    check_mpi(MPI_Comm_set_attr(comm, state_keyval(), owned.get()), "MPI_Comm_set_attr");
+    check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     state = owned.release();
   }
   if (state->record != &record) {
@@ -590,7 +584,7 @@ NeighborDegrees neighbor_degrees(MPI_Comm comm) {
   const TopologyRecord& record = record_of(comm, "neighbor_degrees");
   void* attribute = nullptr;
   int found = 0;
-  check_mpi(MPI_Comm_get_attr(comm, state_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+  check_mpi(MPI_Comm_get_attr(comm, state_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
   if (found && static_cast<NeighborState*>(attribute)->record == &record) {
     const NeighborSequence& cached = static_cast<NeighborState*>(attribute)->sequence;
     return {cached.indegree(), cached.outdegree()};
