@@ -1,11 +1,11 @@
-#include "distopo/core/neighbor_sequence.hpp"
+#include "neighbor_sequence.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <variant>
 
-namespace distopo {
+namespace distopo::detail {
 namespace {
 
 // Row-major rank of `coords` (the convention of cart_rank).
@@ -89,4 +89,4 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
       record);
 }
 
-}  // namespace distopo
+}  // namespace distopo::detail
