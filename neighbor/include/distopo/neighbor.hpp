@@ -1,10 +1,12 @@
 #pragma once
 // Neighborhood collectives over Cartesian, graph and distributed-graph
 // communicators (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w), their
-// non-blocking and persistent forms), typed: buffers are spans of trivially
-// copyable elements, counts and displacements are in elements.
+// non-blocking and persistent forms), typed: buffers are contiguous ranges of
+// trivially copyable elements (std::vector, std::array, std::span, C arrays),
+// counts and displacements are in elements.
 //
-//   distopo::neighbor_alltoall(grid, std::span<const double>(send), std::span<double>(recv));
+//   std::vector<double> send(out * 8), recv(in * 8);
+//   distopo::neighbor_alltoall(grid, send, recv);
 //
 // Slot i of a receive buffer belongs to the i-th in-neighbor, slot j of a send
 // buffer to the j-th out-neighbor (neighbor_degrees() gives the counts;
@@ -16,12 +18,14 @@
 // (which also holds the MPI-signature forms, distopo::raw::*, for custom MPI
 // datatypes).
 //
-// Every span must hold the blocks of all slots: a block outside its span is
+// Every buffer must hold the blocks of all slots: a block outside its buffer is
 // MPI_ERR_BUFFER, count/displacement arrays shorter than the degree are
 // MPI_ERR_ARG, an ambiguous element count is MPI_ERR_COUNT.
 #include <mpi.h>
 
+#include <concepts>
 #include <cstddef>
+#include <ranges>
 #include <span>
 #include <type_traits>
 
@@ -33,6 +37,27 @@ namespace distopo {
 
 template <class T>
 concept NeighborElement = std::is_trivially_copyable_v<T> && !std::is_const_v<T>;
+
+// A buffer of neighborhood collective elements, contiguous and sized.
+template <class R>
+concept NeighborBuffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                         NeighborElement<std::ranges::range_value_t<R>>;
+
+// A buffer the collective may write into.
+template <class R>
+concept WritableNeighborBuffer =
+    NeighborBuffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+
+// A receive buffer for the elements of send buffer `Send`.
+template <class R, class Send>
+concept NeighborRecvBuffer =
+    WritableNeighborBuffer<R> && std::same_as<std::ranges::range_value_t<R>, std::ranges::range_value_t<Send>>;
+
+// The non-blocking and persistent forms return while the library still holds
+// pointers into the buffers: a temporary may only be a view (std::span), not
+// a container that would die at the end of the statement.
+template <class R>
+concept LastingBuffer = std::ranges::borrowed_range<R>;
 
 namespace detail {
 
@@ -47,9 +72,17 @@ struct TypedBuffers {
   std::size_t element_size;
 };
 
-template <class T>
-TypedBuffers typed_buffers(std::span<const T> send, std::span<T> recv) {
-  return {send.data(), send.size(), recv.data(), recv.size(), sizeof(T)};
+template <class Send, class Recv>
+TypedBuffers typed_buffers(const Send& send, Recv& recv) {
+  return {std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv), std::ranges::size(recv),
+          sizeof(std::ranges::range_value_t<Send>)};
+}
+
+// alltoallw counts bytes: each side may hold any element type.
+template <class Send, class Recv>
+TypedBuffers byte_buffers(const Send& send, Recv& recv) {
+  return {std::ranges::data(send), std::ranges::size(send) * sizeof(std::ranges::range_value_t<Send>),
+          std::ranges::data(recv), std::ranges::size(recv) * sizeof(std::ranges::range_value_t<Recv>), 1};
 }
 
 // The five operations described from typed buffers (the translation and its
@@ -69,100 +102,113 @@ NeighborCall typed_alltoallw(MPI_Comm comm, const TypedBuffers& buffers, std::sp
 }  // namespace detail
 
 // --- allgather: every rank sends `send` to each out-neighbor; recv holds
-// indegree blocks of send.size() elements (all ranks send the same count).
-template <NeighborElement T>
-void neighbor_allgather(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+// indegree blocks of send's size (all ranks send the same count).
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+void neighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
   detail::typed_allgather(comm, detail::typed_buffers(send, recv)).run();
 }
-template <NeighborElement T>
-[[nodiscard]] MPI_Request ineighbor_allgather(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] MPI_Request ineighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).start();
 }
-template <NeighborElement T>
-[[nodiscard]] PersistentRequest neighbor_allgather_init(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] PersistentRequest neighbor_allgather_init(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).init();
 }
 
 // --- allgatherv: block of in-neighbor i is recvcounts[i] elements at displs[i].
-template <NeighborElement T>
-void neighbor_allgatherv(MPI_Comm comm, std::span<const T> send, std::span<T> recv, std::span<const int> recvcounts,
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+void neighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int> recvcounts,
                          std::span<const int> displs) {
   detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).run();
 }
-template <NeighborElement T>
-[[nodiscard]] MPI_Request ineighbor_allgatherv(MPI_Comm comm, std::span<const T> send, std::span<T> recv,
-                                               std::span<const int> recvcounts, std::span<const int> displs) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] MPI_Request ineighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int> recvcounts,
+                                               std::span<const int> displs) {
   return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).start();
 }
-template <NeighborElement T>
-[[nodiscard]] PersistentRequest neighbor_allgatherv_init(MPI_Comm comm, std::span<const T> send, std::span<T> recv,
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] PersistentRequest neighbor_allgatherv_init(MPI_Comm comm, S&& send, R&& recv,
                                                          std::span<const int> recvcounts,
                                                          std::span<const int> displs) {
   return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).init();
 }
 
 // --- alltoall: send holds outdegree equal blocks, recv indegree equal blocks.
-template <NeighborElement T>
-void neighbor_alltoall(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+void neighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
   detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).run();
 }
-template <NeighborElement T>
-[[nodiscard]] MPI_Request ineighbor_alltoall(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] MPI_Request ineighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).start();
 }
-template <NeighborElement T>
-[[nodiscard]] PersistentRequest neighbor_alltoall_init(MPI_Comm comm, std::span<const T> send, std::span<T> recv) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] PersistentRequest neighbor_alltoall_init(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).init();
 }
 
 // --- alltoallv: counts and displacements per neighbor, in elements.
-template <NeighborElement T>
-void neighbor_alltoallv(MPI_Comm comm, std::span<const T> send, std::span<const int> sendcounts,
-                        std::span<const int> sdispls, std::span<T> recv, std::span<const int> recvcounts,
-                        std::span<const int> rdispls) {
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+void neighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts, std::span<const int> sdispls,
+                        R&& recv, std::span<const int> recvcounts, std::span<const int> rdispls) {
   detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls).run();
 }
-template <NeighborElement T>
-[[nodiscard]] MPI_Request ineighbor_alltoallv(MPI_Comm comm, std::span<const T> send, std::span<const int> sendcounts,
-                                              std::span<const int> sdispls, std::span<T> recv,
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] MPI_Request ineighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
+                                              std::span<const int> sdispls, R&& recv,
                                               std::span<const int> recvcounts, std::span<const int> rdispls) {
   return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .start();
 }
-template <NeighborElement T>
-[[nodiscard]] PersistentRequest neighbor_alltoallv_init(MPI_Comm comm, std::span<const T> send,
-                                                        std::span<const int> sendcounts, std::span<const int> sdispls,
-                                                        std::span<T> recv, std::span<const int> recvcounts,
+template <NeighborBuffer S, NeighborRecvBuffer<S> R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] PersistentRequest neighbor_alltoallv_init(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
+                                                        std::span<const int> sdispls, R&& recv,
+                                                        std::span<const int> recvcounts,
                                                         std::span<const int> rdispls) {
   return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .init();
 }
 
-// --- alltoallw: the MPI datatype escape hatch. Byte buffers, byte
-// displacements and one datatype per neighbor (blocks are checked against
-// the spans with the datatypes' extents).
-inline void neighbor_alltoallw(MPI_Comm comm, std::span<const std::byte> send, std::span<const int> sendcounts,
-                               std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes,
-                               std::span<std::byte> recv, std::span<const int> recvcounts,
-                               std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
-  detail::typed_alltoallw(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts, rdispls,
+// --- alltoallw: the MPI datatype escape hatch. Byte displacements and one
+// datatype per neighbor; each buffer may hold any element type (blocks are
+// checked against the buffers' sizes in bytes with the datatypes' extents).
+template <NeighborBuffer S, WritableNeighborBuffer R>
+void neighbor_alltoallw(MPI_Comm comm, S&& send, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
+                        std::span<const MPI_Datatype> sendtypes, R&& recv, std::span<const int> recvcounts,
+                        std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
+  detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts, rdispls,
                           recvtypes)
       .run();
 }
-[[nodiscard]] inline MPI_Request ineighbor_alltoallw(MPI_Comm comm, std::span<const std::byte> send,
-                                                     std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
-                                                     std::span<const MPI_Datatype> sendtypes, std::span<std::byte> recv,
-                                                     std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
-                                                     std::span<const MPI_Datatype> recvtypes) {
-  return detail::typed_alltoallw(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
+template <NeighborBuffer S, WritableNeighborBuffer R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] MPI_Request ineighbor_alltoallw(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
+                                              std::span<const MPI_Aint> sdispls,
+                                              std::span<const MPI_Datatype> sendtypes, R&& recv,
+                                              std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
+                                              std::span<const MPI_Datatype> recvtypes) {
+  return detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
                                  rdispls, recvtypes)
       .start();
 }
-[[nodiscard]] inline PersistentRequest neighbor_alltoallw_init(
-    MPI_Comm comm, std::span<const std::byte> send, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
-    std::span<const MPI_Datatype> sendtypes, std::span<std::byte> recv, std::span<const int> recvcounts,
-    std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
-  return detail::typed_alltoallw(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
+template <NeighborBuffer S, WritableNeighborBuffer R>
+  requires LastingBuffer<S> && LastingBuffer<R>
+[[nodiscard]] PersistentRequest neighbor_alltoallw_init(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
+                                                        std::span<const MPI_Aint> sdispls,
+                                                        std::span<const MPI_Datatype> sendtypes, R&& recv,
+                                                        std::span<const int> recvcounts,
+                                                        std::span<const MPI_Aint> rdispls,
+                                                        std::span<const MPI_Datatype> recvtypes) {
+  return detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
                                  rdispls, recvtypes)
       .init();
 }
