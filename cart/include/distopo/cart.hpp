@@ -17,8 +17,7 @@
 
 namespace distopo {
 
-// Periodicity of one dimension.
-enum class Periodicity : bool { open = false, periodic = true };
+// Periodicity of one dimension (the enum lives with the topology record).
 inline constexpr Periodicity open = Periodicity::open;
 inline constexpr Periodicity periodic = Periodicity::periodic;
 
