@@ -89,8 +89,10 @@ Comm cart_sub(MPI_Comm comm, const int remain_dims[]);
 // Throw MPI_ERR_TOPOLOGY on a communicator without a Cartesian topology.
 
 int cartdim_get(MPI_Comm comm);
-// Valid while `comm` (or a dup of it) lives.
+// Valid while `comm` (or a dup of it) lives. Not on a temporary Comm, which
+// would free the grid before the reference is used.
 const CartGrid& cart_get(MPI_Comm comm);
+const CartGrid& cart_get(Comm&& comm) = delete;
 // Writes at most maxdims entries of each array (nothing for a 0-dim grid).
 void cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
 
