@@ -87,12 +87,6 @@ int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
   return node_block_rank(grid.dims, *inner, layout.node, layout.local_rank);
 }
 
-Comm split_off(MPI_Comm comm, int new_rank) {
-  MPI_Comm result = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result), "MPI_Comm_split");
-  return Comm::adopt(result);
-}
-
 CartesianTopology make_record(const Grid& grid, int grid_rank_of_caller) {
   return {grid.dims, grid.periods, grid_coords(grid.dims, grid_rank_of_caller)};
 }
@@ -109,7 +103,7 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
                                 "ndims, dims, periods or reorder");
   const int new_rank =
       reorder ? node_aware_rank(comm_old, grid, info, rank) : (rank < grid.size ? rank : MPI_UNDEFINED);
-  Comm base = split_off(comm_old, new_rank);
+  Comm base = split_by_rank(comm_old, new_rank);
   if (base.is_null()) return base;
   return detail::install_cart(std::move(base), make_record(grid, new_rank));
 }

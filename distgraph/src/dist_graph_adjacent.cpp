@@ -1,14 +1,14 @@
 // dist_graph_create_adjacent: every rank already knows its lists, so only the
 // agreement step is collective (plus, on request, one sparse exchange that
 // checks the two sides of every edge against each other).
-#include <array>
-#include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "creation_agreement.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
+#include "distopo/core/info.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
@@ -60,14 +60,6 @@ std::optional<LocalError> validate(const Side& side, bool weighted, int rank, in
     }
   }
   return std::nullopt;
-}
-
-bool info_flag(MPI_Info info, const char* key) {
-  if (info == MPI_INFO_NULL) return false;
-  std::array<char, 16> value{};
-  int found = 0;
-  check_mpi(MPI_Info_get(info, key, static_cast<int>(value.size()) - 1, value.data(), &found), "MPI_Info_get");
-  return found && (std::strcmp(value.data(), "true") == 0 || std::strcmp(value.data(), "1") == 0);
 }
 
 // Every out-edge a->b (weight w) is sent to b as the in-end (a, w); b compares
@@ -152,7 +144,7 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sourc
     record.source_weights.assign(source_weights, source_weights + indegree);
     record.destination_weights.assign(destination_weights, destination_weights + outdegree);
   }
-  if (info_flag(options.info, "distopo_check_adjacent")) {
+  if (const auto check = info_value(options.info, "distopo_check_adjacent"); check && parse_flag(*check)) {
     agree_on_error(channel.comm, check_both_sides(channel, record, rank));
   }
   return detail::install_dist_graph(comm_old, std::move(record));
