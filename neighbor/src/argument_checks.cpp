@@ -72,15 +72,21 @@ Check check_datatypes(const Args& a, int rank) {
                      [&] { return check_type(a.recvtype, "recvtype", Args::kName, rank); });
 }
 
-}  // namespace
-
-Check validate(const AllgatherArgs& a, const NeighborSequence&, int rank) {
-  const char* caller = AllgatherArgs::kName;
+// allgather and alltoall: one count and one datatype per side.
+template <class Args>
+Check validate_uniform(const Args& a, int rank) {
+  const char* caller = Args::kName;
   return first_error([&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
                      [&] { return check_count(a.sendcount, "sendcount", caller, rank); },
                      [&] { return check_count(a.recvcount, "recvcount", caller, rank); },
                      [&] { return check_datatypes(a, rank); });
 }
+
+}  // namespace
+
+Check validate(const AllgatherArgs& a, const NeighborSequence&, int rank) { return validate_uniform(a, rank); }
+
+Check validate(const AlltoallArgs& a, const NeighborSequence&, int rank) { return validate_uniform(a, rank); }
 
 Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank) {
   const char* caller = AllgathervArgs::kName;
@@ -89,14 +95,6 @@ Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank) {
       [&] { return check_count(a.sendcount, "sendcount", caller, rank); },
       [&] { return check_arrays(a.recvcounts, a.displs, s.indegree(), "recvcounts", "displs", caller, rank); },
       [&] { return check_datatypes(a, rank); });
-}
-
-Check validate(const AlltoallArgs& a, const NeighborSequence&, int rank) {
-  const char* caller = AlltoallArgs::kName;
-  return first_error([&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
-                     [&] { return check_count(a.sendcount, "sendcount", caller, rank); },
-                     [&] { return check_count(a.recvcount, "recvcount", caller, rank); },
-                     [&] { return check_datatypes(a, rank); });
 }
 
 Check validate(const AlltoallvArgs& a, const NeighborSequence& s, int rank) {

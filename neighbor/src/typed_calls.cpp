@@ -1,6 +1,8 @@
 // The typed front's five operations: ranges translated into the standard's
 // arguments (counts in elements of a contiguous byte type), plus the buffer
 // sizes the engine checks every block against.
+#include <optional>
+
 #include "argument_checks.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/neighbor.hpp"
@@ -8,69 +10,87 @@
 namespace distopo::detail {
 namespace {
 
-TypedBounds bounds_of(const TypedBuffers& b) {
-  return {b.send_count * b.element_size, b.recv_count * b.element_size, std::nullopt};
-}
+// One translation: the first problem found goes to bounds.error (arguments
+// are read in order: braced initializers evaluate left to right), degrees are
+// read once when needed.
+class Translation {
+ public:
+  Translation(MPI_Comm comm, const char* caller, const TypedBuffers& buffers)
+      : comm_(comm),
+        caller_(caller),
+        bounds_{buffers.send_count * buffers.element_size, buffers.recv_count * buffers.element_size, std::nullopt},
+        type_(contiguous_bytes(buffers.element_size)) {}
+
+  [[nodiscard]] MPI_Datatype type() const { return type_; }
+  int count(std::size_t elements, const char* what) { return element_count(elements, bounds_.error, caller_, what); }
+  int out_slot(std::size_t elements, const char* what) {
+    return per_slot(elements, degrees().outdegree, bounds_.error, caller_, what);
+  }
+  int in_slot(std::size_t elements, const char* what) {
+    return per_slot(elements, degrees().indegree, bounds_.error, caller_, what);
+  }
+  template <class A>
+  const A* out(std::span<const A> values, const char* what) {
+    return per_neighbor(values, degrees().outdegree, bounds_.error, caller_, what);
+  }
+  template <class A>
+  const A* in(std::span<const A> values, const char* what) {
+    return per_neighbor(values, degrees().indegree, bounds_.error, caller_, what);
+  }
+  NeighborCall call(const NeighborArgs& args) && { return {comm_, args, std::move(bounds_)}; }
+
+  NeighborDegrees degrees() {
+    if (!degrees_) degrees_ = neighbor_degrees(comm_);
+    return *degrees_;
+  }
+
+ private:
+  MPI_Comm comm_;
+  const char* caller_;
+  TypedBounds bounds_;
+  MPI_Datatype type_;
+  std::optional<NeighborDegrees> degrees_;
+};
 
 }  // namespace
 
 NeighborCall typed_allgather(MPI_Comm comm, const TypedBuffers& b) {
-  TypedBounds bounds = bounds_of(b);
-  const int count = element_count(b.send_count, bounds.error, AllgatherArgs::kName, "send");
-  const MPI_Datatype type = contiguous_bytes(b.element_size);
-  return {comm, AllgatherArgs{b.send, count, type, b.recv, count, type}, std::move(bounds)};
+  Translation t(comm, AllgatherArgs::kName, b);
+  const int count = t.count(b.send_count, "send");
+  return std::move(t).call(AllgatherArgs{b.send, count, t.type(), b.recv, count, t.type()});
 }
 
 NeighborCall typed_allgatherv(MPI_Comm comm, const TypedBuffers& b, std::span<const int> recvcounts,
                               std::span<const int> displs) {
-  const char* caller = AllgathervArgs::kName;
-  TypedBounds bounds = bounds_of(b);
-  const int in = neighbor_degrees(comm).indegree;
-  const int count = element_count(b.send_count, bounds.error, caller, "send");
-  const int* counts = per_neighbor(recvcounts, in, bounds.error, caller, "recvcounts");
-  const int* displacements = per_neighbor(displs, in, bounds.error, caller, "displs");
-  const MPI_Datatype type = contiguous_bytes(b.element_size);
-  return {comm, AllgathervArgs{b.send, count, type, b.recv, counts, displacements, type}, std::move(bounds)};
+  Translation t(comm, AllgathervArgs::kName, b);
+  t.degrees();  // a bad communicator is reported before any argument
+  return std::move(t).call(AllgathervArgs{b.send, t.count(b.send_count, "send"), t.type(), b.recv,
+                                          t.in(recvcounts, "recvcounts"), t.in(displs, "displs"), t.type()});
 }
 
 NeighborCall typed_alltoall(MPI_Comm comm, const TypedBuffers& b) {
-  const char* caller = AlltoallArgs::kName;
-  TypedBounds bounds = bounds_of(b);
-  const NeighborDegrees degrees = neighbor_degrees(comm);
-  const int send_count = per_slot(b.send_count, degrees.outdegree, bounds.error, caller, "send");
-  const int recv_count = per_slot(b.recv_count, degrees.indegree, bounds.error, caller, "recv");
-  const MPI_Datatype type = contiguous_bytes(b.element_size);
-  return {comm, AlltoallArgs{b.send, send_count, type, b.recv, recv_count, type}, std::move(bounds)};
+  Translation t(comm, AlltoallArgs::kName, b);
+  return std::move(t).call(AlltoallArgs{b.send, t.out_slot(b.send_count, "send"), t.type(), b.recv,
+                                        t.in_slot(b.recv_count, "recv"), t.type()});
 }
 
 NeighborCall typed_alltoallv(MPI_Comm comm, const TypedBuffers& b, std::span<const int> sendcounts,
                              std::span<const int> sdispls, std::span<const int> recvcounts,
                              std::span<const int> rdispls) {
-  const char* caller = AlltoallvArgs::kName;
-  TypedBounds bounds = bounds_of(b);
-  const NeighborDegrees degrees = neighbor_degrees(comm);
-  const int* scounts = per_neighbor(sendcounts, degrees.outdegree, bounds.error, caller, "sendcounts");
-  const int* sdisps = per_neighbor(sdispls, degrees.outdegree, bounds.error, caller, "sdispls");
-  const int* rcounts = per_neighbor(recvcounts, degrees.indegree, bounds.error, caller, "recvcounts");
-  const int* rdisps = per_neighbor(rdispls, degrees.indegree, bounds.error, caller, "rdispls");
-  const MPI_Datatype type = contiguous_bytes(b.element_size);
-  return {comm, AlltoallvArgs{b.send, scounts, sdisps, type, b.recv, rcounts, rdisps, type}, std::move(bounds)};
+  Translation t(comm, AlltoallvArgs::kName, b);
+  return std::move(t).call(AlltoallvArgs{b.send, t.out(sendcounts, "sendcounts"), t.out(sdispls, "sdispls"),
+                                         t.type(), b.recv, t.in(recvcounts, "recvcounts"),
+                                         t.in(rdispls, "rdispls"), t.type()});
 }
 
 NeighborCall typed_alltoallw(MPI_Comm comm, const TypedBuffers& b, std::span<const int> sendcounts,
                              std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes,
                              std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
                              std::span<const MPI_Datatype> recvtypes) {
-  const char* caller = AlltoallwArgs::kName;
-  TypedBounds bounds = bounds_of(b);
-  const NeighborDegrees degrees = neighbor_degrees(comm);
-  const int* scounts = per_neighbor(sendcounts, degrees.outdegree, bounds.error, caller, "sendcounts");
-  const MPI_Aint* sdisps = per_neighbor(sdispls, degrees.outdegree, bounds.error, caller, "sdispls");
-  const MPI_Datatype* stypes = per_neighbor(sendtypes, degrees.outdegree, bounds.error, caller, "sendtypes");
-  const int* rcounts = per_neighbor(recvcounts, degrees.indegree, bounds.error, caller, "recvcounts");
-  const MPI_Aint* rdisps = per_neighbor(rdispls, degrees.indegree, bounds.error, caller, "rdispls");
-  const MPI_Datatype* rtypes = per_neighbor(recvtypes, degrees.indegree, bounds.error, caller, "recvtypes");
-  return {comm, AlltoallwArgs{b.send, scounts, sdisps, stypes, b.recv, rcounts, rdisps, rtypes}, std::move(bounds)};
+  Translation t(comm, AlltoallwArgs::kName, b);
+  return std::move(t).call(AlltoallwArgs{b.send, t.out(sendcounts, "sendcounts"), t.out(sdispls, "sdispls"),
+                                         t.out(sendtypes, "sendtypes"), b.recv, t.in(recvcounts, "recvcounts"),
+                                         t.in(rdispls, "rdispls"), t.in(recvtypes, "recvtypes")});
 }
 
 }  // namespace distopo::detail

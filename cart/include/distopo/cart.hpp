@@ -13,6 +13,7 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo {
@@ -21,13 +22,7 @@ namespace distopo {
 inline constexpr Periodicity open = Periodicity::open;
 inline constexpr Periodicity periodic = Periodicity::periodic;
 
-struct CartOptions {
-  // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
-  bool reorder = false;
-  // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
-  // ranks (see README, "Info keys"). MPI_INFO_NULL is always valid.
-  MPI_Info info = MPI_INFO_NULL;
-};
+using CartOptions = ReorderOptions;
 
 // cart_shift's answer: whom to receive from and whom to send to
 // (MPI_PROC_NULL past an open end).

@@ -29,7 +29,7 @@ struct DistGraphOptions {
   // May ranks be renumbered? Must agree on all ranks. Accepted; ranks are kept
   // until the mapping lands.
   bool reorder = false;
-  // Hints; see README ("Info keys"). MPI_INFO_NULL is always valid.
+  // Hints; see README ("Configuration"). MPI_INFO_NULL is always valid.
   MPI_Info info = MPI_INFO_NULL;
 };
 

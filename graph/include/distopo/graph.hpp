@@ -8,17 +8,12 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo {
 
-struct GraphOptions {
-  // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
-  bool reorder = false;
-  // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
-  // ranks (see README, "Info keys"). MPI_INFO_NULL is always valid.
-  MPI_Info info = MPI_INFO_NULL;
-};
+using GraphOptions = ReorderOptions;
 
 struct GraphDims {
   int nnodes;

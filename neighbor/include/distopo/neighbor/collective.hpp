@@ -30,14 +30,22 @@ namespace detail {
 
 // The standard's argument lists, one per operation; kName names the
 // operation in error messages.
-struct AllgatherArgs {
-  static constexpr const char* kName = "neighbor_allgather";
+
+// allgather and alltoall take the same arguments: one count and one datatype
+// per side.
+struct UniformArgs {
   const void* sendbuf;
   int sendcount;
   MPI_Datatype sendtype;
   void* recvbuf;
   int recvcount;
   MPI_Datatype recvtype;
+};
+struct AllgatherArgs : UniformArgs {
+  static constexpr const char* kName = "neighbor_allgather";
+};
+struct AlltoallArgs : UniformArgs {
+  static constexpr const char* kName = "neighbor_alltoall";
 };
 struct AllgathervArgs {
   static constexpr const char* kName = "neighbor_allgatherv";
@@ -47,15 +55,6 @@ struct AllgathervArgs {
   void* recvbuf;
   const int* recvcounts;
   const int* displs;
-  MPI_Datatype recvtype;
-};
-struct AlltoallArgs {
-  static constexpr const char* kName = "neighbor_alltoall";
-  const void* sendbuf;
-  int sendcount;
-  MPI_Datatype sendtype;
-  void* recvbuf;
-  int recvcount;
   MPI_Datatype recvtype;
 };
 struct AlltoallvArgs {
