@@ -1,7 +1,7 @@
-// MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to
-// distopo's engine (distopo/neighbor/raw.hpp). Non-blocking forms
-// return MPICH generalized requests that MPI_Wait and friends complete;
-// persistent forms return handles that persistent_requests.cpp serves.
+// MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to the
+// MPI-signature forms (distopo/neighbor/raw.hpp). Non-blocking forms return
+// MPICH generalized requests that MPI_Wait and friends complete; persistent
+// forms return handles that persistent_requests.cpp serves.
 #include "distopo/neighbor/raw.hpp"
 #include "error_reporting.hpp"
 #include "persistent_requests.hpp"

@@ -38,8 +38,9 @@ PrivateChannel private_channel(MPI_Comm comm) {
     cache = owned.release();
   }
   // The second duplicate is made by the second call, not with the first: a
-  // program that creates one topology pays for one duplicate (two overlapped
-  // MPI_Comm_idup cost twice one MPI_Comm_dup here: 584 vs 268 us at P=8).
+  // program that creates one topology pays for one duplicate (overlapping two
+  // duplications does not hide the cost of the second;
+  // docs/design/sparse-exchange.md).
   Comm& channel = cache->comms[cache->rounds % 2];
   if (!channel) channel = duplicate(comm);
   ++cache->rounds;
