@@ -36,7 +36,7 @@ static_assert(BlockingAlltoall<const Ints&, Ints&>);
 static_assert(BlockingAlltoall<std::array<int, 2>&, std::array<int, 2>&>);
 static_assert(BlockingAlltoall<std::span<const int>, std::span<int>>);
 static_assert(BlockingAlltoall<int (&)[2], int (&)[2]>);
-static_assert(BlockingAlltoall<Ints, Ints&>);  // a temporary to send from is fine while blocking
+static_assert(BlockingAlltoall<Ints, Ints&>);                   // a temporary to send from is fine while blocking
 static_assert(!BlockingAlltoall<Ints&, const Ints&>);           // the receive buffer must be writable
 static_assert(!BlockingAlltoall<Ints&, std::span<const int>>);  // likewise
 static_assert(!BlockingAlltoall<Ints&, std::vector<long>&>);    // element types must match

@@ -15,13 +15,21 @@
 namespace {
 
 template <class C>
-concept DistGraphNeighborsQuery = requires(C&& comm) { distopo::dist_graph_neighbors(std::forward<C>(comm)); };
+concept DistGraphNeighborsQuery = requires(C&& comm) {
+  distopo::dist_graph_neighbors(std::forward<C>(comm));
+};
 template <class C>
-concept CartGetQuery = requires(C&& comm) { distopo::cart_get(std::forward<C>(comm)); };
+concept CartGetQuery = requires(C&& comm) {
+  distopo::cart_get(std::forward<C>(comm));
+};
 template <class C>
-concept GraphGetQuery = requires(C&& comm) { distopo::graph_get(std::forward<C>(comm)); };
+concept GraphGetQuery = requires(C&& comm) {
+  distopo::graph_get(std::forward<C>(comm));
+};
 template <class C>
-concept GraphNeighborsQuery = requires(C&& comm) { distopo::graph_neighbors(std::forward<C>(comm), 0); };
+concept GraphNeighborsQuery = requires(C&& comm) {
+  distopo::graph_neighbors(std::forward<C>(comm), 0);
+};
 
 // A temporary (prvalue or xvalue) Comm is refused...
 static_assert(!DistGraphNeighborsQuery<distopo::Comm>);

@@ -29,9 +29,9 @@ inline std::string value_text(const char* name, std::int64_t index, int value) {
 
 inline Check check_rank(const char* caller, const char* name, std::int64_t index, int value, int rank, int size) {
   if (value >= 0 && value < size) return std::nullopt;
-  return rank_error(MPI_ERR_RANK, caller, rank,
-                    value_text(name, index, value) + " is not a rank of the communicator (size " +
-                        std::to_string(size) + ")");
+  return rank_error(
+      MPI_ERR_RANK, caller, rank,
+      value_text(name, index, value) + " is not a rank of the communicator (size " + std::to_string(size) + ")");
 }
 
 inline Check check_weight(const char* caller, const char* name, std::int64_t index, int value, int rank) {
@@ -142,9 +142,9 @@ struct AdjacentSide {
   [[nodiscard]] Check validate(bool weighted, int rank, int size) const {
     if (Check error = check_degree(kCreateAdjacent, degree_name, -1, degree, rank)) return error;
     if (degree > 0 && (ranks == nullptr || (weighted && weights == nullptr))) {
-      return rank_error(MPI_ERR_ARG, kCreateAdjacent, rank,
-                        std::string(ranks_name) + " or " + weights_name + " is NULL with " +
-                            value_text(degree_name, -1, degree));
+      return rank_error(
+          MPI_ERR_ARG, kCreateAdjacent, rank,
+          std::string(ranks_name) + " or " + weights_name + " is NULL with " + value_text(degree_name, -1, degree));
     }
     for (int i = 0; i < degree; ++i) {
       if (Check error = check_rank(kCreateAdjacent, ranks_name, i, ranks[i], rank, size)) return error;

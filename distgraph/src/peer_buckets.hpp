@@ -40,8 +40,10 @@ class PeerBuckets {
     own.reserve(own.size() + own_count);
     std::vector<std::size_t> cursor(offsets_.begin(), offsets_.end() - 1);
     for_each_key([&](int owner, EdgeKey key) {
-      if (owner == self) own.push_back(key);
-      else keys_[cursor[slot_of(owner)]++] = key;
+      if (owner == self)
+        own.push_back(key);
+      else
+        keys_[cursor[slot_of(owner)]++] = key;
     });
   }
 
@@ -57,8 +59,8 @@ class PeerBuckets {
     std::vector<OutgoingMessage<EdgeKey>> messages;
     messages.reserve(peers_.size());
     for (std::size_t slot = 0; slot < peers_.size(); ++slot) {
-      messages.push_back({peers_[slot], std::span<const EdgeKey>(keys_).subspan(offsets_[slot],
-                                                                                offsets_[slot + 1] - offsets_[slot])});
+      messages.push_back(
+          {peers_[slot], std::span<const EdgeKey>(keys_).subspan(offsets_[slot], offsets_[slot + 1] - offsets_[slot])});
     }
     return messages;
   }

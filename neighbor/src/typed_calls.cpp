@@ -78,9 +78,8 @@ NeighborCall typed_alltoallv(MPI_Comm comm, const TypedBuffers& b, std::span<con
                              std::span<const int> sdispls, std::span<const int> recvcounts,
                              std::span<const int> rdispls) {
   Translation t(comm, AlltoallvArgs::kName, b);
-  return std::move(t).call(AlltoallvArgs{b.send, t.out(sendcounts, "sendcounts"), t.out(sdispls, "sdispls"),
-                                         t.type(), b.recv, t.in(recvcounts, "recvcounts"),
-                                         t.in(rdispls, "rdispls"), t.type()});
+  return std::move(t).call(AlltoallvArgs{b.send, t.out(sendcounts, "sendcounts"), t.out(sdispls, "sdispls"), t.type(),
+                                         b.recv, t.in(recvcounts, "recvcounts"), t.in(rdispls, "rdispls"), t.type()});
 }
 
 NeighborCall typed_alltoallw(MPI_Comm comm, const TypedBuffers& b, std::span<const int> sendcounts,

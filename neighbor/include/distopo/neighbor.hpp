@@ -40,8 +40,8 @@ concept NeighborElement = std::is_trivially_copyable_v<T> && !std::is_const_v<T>
 
 // A buffer of neighborhood collective elements, contiguous and sized.
 template <class R>
-concept NeighborBuffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                         NeighborElement<std::ranges::range_value_t<R>>;
+concept NeighborBuffer =
+    std::ranges::contiguous_range<R> && std::ranges::sized_range<R> && NeighborElement<std::ranges::range_value_t<R>>;
 
 // A buffer the collective may write into.
 template <class R>
@@ -108,12 +108,12 @@ void neighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
   detail::typed_allgather(comm, detail::typed_buffers(send, recv)).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_allgather_init(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).init();
 }
@@ -125,16 +125,15 @@ void neighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int>
   detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int> recvcounts,
                                                std::span<const int> displs) {
   return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_allgatherv_init(MPI_Comm comm, S&& send, R&& recv,
-                                                         std::span<const int> recvcounts,
-                                                         std::span<const int> displs) {
+                                                         std::span<const int> recvcounts, std::span<const int> displs) {
   return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).init();
 }
 
@@ -144,12 +143,12 @@ void neighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
   detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_alltoall_init(MPI_Comm comm, S&& send, R&& recv) {
   return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).init();
 }
@@ -161,19 +160,18 @@ void neighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts
   detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
-                                              std::span<const int> sdispls, R&& recv,
-                                              std::span<const int> recvcounts, std::span<const int> rdispls) {
+                                              std::span<const int> sdispls, R&& recv, std::span<const int> recvcounts,
+                                              std::span<const int> rdispls) {
   return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_alltoallv_init(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
                                                         std::span<const int> sdispls, R&& recv,
-                                                        std::span<const int> recvcounts,
-                                                        std::span<const int> rdispls) {
+                                                        std::span<const int> recvcounts, std::span<const int> rdispls) {
   return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .init();
 }
@@ -190,7 +188,7 @@ void neighbor_alltoallw(MPI_Comm comm, S&& send, std::span<const int> sendcounts
       .run();
 }
 template <NeighborBuffer S, WritableNeighborBuffer R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_alltoallw(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
                                               std::span<const MPI_Aint> sdispls,
                                               std::span<const MPI_Datatype> sendtypes, R&& recv,
@@ -201,7 +199,7 @@ template <NeighborBuffer S, WritableNeighborBuffer R>
       .start();
 }
 template <NeighborBuffer S, WritableNeighborBuffer R>
-  requires LastingBuffer<S> && LastingBuffer<R>
+requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_alltoallw_init(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
                                                         std::span<const MPI_Aint> sdispls,
                                                         std::span<const MPI_Datatype> sendtypes, R&& recv,

@@ -42,12 +42,12 @@
 namespace distopo::raw {
 
 // --- allgather -------------------------------------------------------------
-inline void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+inline void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm) {
   detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
 }
-inline void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+inline void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
       .start(request);
 }
@@ -84,36 +84,35 @@ inline void ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatyp
 }
 
 // --- alltoall --------------------------------------------------------------
-inline void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+inline void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm) {
   detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
 }
-inline void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+inline void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
       .start(request);
 }
-[[nodiscard]] inline PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount,
-                                                              MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                                              MPI_Datatype recvtype, MPI_Comm comm,
-                                                              MPI_Info = MPI_INFO_NULL) {
+[[nodiscard]] inline PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                              MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
   return detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
       .init();
 }
 
 // --- alltoallv -------------------------------------------------------------
-inline void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                   rdispls, recvtype})
+inline void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm) {
+  detail::NeighborCall(
+      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
       .run();
 }
-inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                   rdispls, recvtype})
+inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request* request) {
+  detail::NeighborCall(
+      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
       .start(request);
 }
 [[nodiscard]] inline PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
@@ -121,8 +120,8 @@ inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], con
                                                                void* recvbuf, const int recvcounts[],
                                                                const int rdispls[], MPI_Datatype recvtype,
                                                                MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                                          recvcounts, rdispls, recvtype})
+  return detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                          rdispls, recvtype})
       .init();
 }
 
@@ -130,26 +129,25 @@ inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], con
 inline void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                   rdispls, recvtypes})
+  detail::NeighborCall(
+      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
       .run();
 }
 inline void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                 const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                   rdispls, recvtypes})
+  detail::NeighborCall(
+      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
       .start(request);
 }
 [[nodiscard]] inline PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
-                                                               const MPI_Aint sdispls[],
-                                                               const MPI_Datatype sendtypes[], void* recvbuf,
-                                                               const int recvcounts[], const MPI_Aint rdispls[],
-                                                               const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                                               MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                                          recvcounts, rdispls, recvtypes})
+                                                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                                               void* recvbuf, const int recvcounts[],
+                                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                                               MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                          rdispls, recvtypes})
       .init();
 }
 
