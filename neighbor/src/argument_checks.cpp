@@ -82,6 +82,17 @@ Check validate_uniform(const Args& a, int rank) {
                      [&] { return check_datatypes(a, rank); });
 }
 
+// alltoallv and alltoallw: the buffers, then a count and a displacement per
+// neighbor on each side.
+template <class Args>
+Check check_per_neighbor_blocks(const Args& a, const NeighborSequence& s, int rank) {
+  const char* caller = Args::kName;
+  return first_error(
+      [&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
+      [&] { return check_arrays(a.sendcounts, a.sdispls, s.outdegree(), "sendcounts", "sdispls", caller, rank); },
+      [&] { return check_arrays(a.recvcounts, a.rdispls, s.indegree(), "recvcounts", "rdispls", caller, rank); });
+}
+
 }  // namespace
 
 Check validate(const AllgatherArgs& a, const NeighborSequence&, int rank) { return validate_uniform(a, rank); }
@@ -98,22 +109,14 @@ Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank) {
 }
 
 Check validate(const AlltoallvArgs& a, const NeighborSequence& s, int rank) {
-  const char* caller = AlltoallvArgs::kName;
-  return first_error(
-      [&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
-      [&] { return check_arrays(a.sendcounts, a.sdispls, s.outdegree(), "sendcounts", "sdispls", caller, rank); },
-      [&] { return check_arrays(a.recvcounts, a.rdispls, s.indegree(), "recvcounts", "rdispls", caller, rank); },
-      [&] { return check_datatypes(a, rank); });
+  return first_error([&] { return check_per_neighbor_blocks(a, s, rank); }, [&] { return check_datatypes(a, rank); });
 }
 
 Check validate(const AlltoallwArgs& a, const NeighborSequence& s, int rank) {
   const char* caller = AlltoallwArgs::kName;
-  return first_error(
-      [&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
-      [&] { return check_arrays(a.sendcounts, a.sdispls, s.outdegree(), "sendcounts", "sdispls", caller, rank); },
-      [&] { return check_arrays(a.recvcounts, a.rdispls, s.indegree(), "recvcounts", "rdispls", caller, rank); },
-      [&] { return check_types(a.sendtypes, s.outdegree(), "sendtypes", caller, rank); },
-      [&] { return check_types(a.recvtypes, s.indegree(), "recvtypes", caller, rank); });
+  return first_error([&] { return check_per_neighbor_blocks(a, s, rank); },
+                     [&] { return check_types(a.sendtypes, s.outdegree(), "sendtypes", caller, rank); },
+                     [&] { return check_types(a.recvtypes, s.indegree(), "recvtypes", caller, rank); });
 }
 
 Check check_request(const MPI_Request* request, const char* caller, int rank) {
