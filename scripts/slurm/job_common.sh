@@ -125,7 +125,8 @@ distopo_job() {
     [ -z "$edges" ] || args+=(--degree "$edges")
     [ -z "$max_bytes" ] || args+=(--max-bytes "$max_bytes")
   fi
-  args+=("${passthrough[@]}")
+  # ${a[@]+"${a[@]}"}: empty arrays are fine under set -u with bash < 4.4 too.
+  args+=(${passthrough[@]+"${passthrough[@]}"})
 
   # Oversubscribed ranks busy-poll under ch4:ucx; the helper makes them yield.
   local cores
@@ -150,15 +151,17 @@ distopo_job() {
 
   local -a launch
   if [ "$launcher" = srun ]; then
-    launch=(srun --mpi="$srun_mpi" --kill-on-bad-exit=1 --nodes="$nodes" --ntasks="$ranks" --ntasks-per-node="$per_node")
+    launch=(srun --mpi="$srun_mpi" --kill-on-bad-exit=1 --nodes="$nodes" --ntasks="$ranks")
+    [ $((ranks % nodes)) -ne 0 ] || launch+=(--ntasks-per-node="$per_node")
   else
-    launch=(mpiexec -n "$ranks" -ppn "$per_node")
+    launch=(mpiexec -n "$ranks")
+    [ $((ranks % nodes)) -ne 0 ] || launch+=(-ppn "$per_node")
   fi
   echo "distopo $bench job $SLURM_JOB_ID on $(hostname): $nodes node(s) x $per_node ranks = $ranks," \
        "$cores cores per node seen, yield helper $yield, UCX_TLS=${UCX_TLS-<unset>}, $(date -Is)"
-  echo "+ $(printf '%q ' "${launch[@]}" "$binary" "${args[@]}")> $stem.jsonl"
+  echo "+ $(printf '%q ' "${launch[@]}" "$binary" ${args[@]+"${args[@]}"})> $stem.jsonl"
   local status=0
-  "${launch[@]}" "$binary" "${args[@]}" >"$stem.jsonl" || status=$?
+  "${launch[@]}" "$binary" ${args[@]+"${args[@]}"} >"$stem.jsonl" || status=$?
   echo "distopo $bench job $SLURM_JOB_ID: exit $status, $(wc -l <"$stem.jsonl") JSON lines, $(date -Is)"
   exit "$status"
 }

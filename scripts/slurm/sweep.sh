@@ -205,7 +205,12 @@ else
     echo "created=$(date -Is)"
     echo "host=$(hostname)"
     echo "invocation=$invocation"
-    echo "commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
+    if commit=$(git -C "$root" rev-parse HEAD 2>/dev/null); then
+      git -C "$root" diff --quiet HEAD 2>/dev/null || commit+=" (with local changes)"
+      echo "commit=$commit"
+    else
+      echo "commit=unknown (not a git checkout)"
+    fi
     echo "build_dir=$build_dir"
     echo "study=$study"
   } >"$folder/sweep.info"
@@ -231,7 +236,7 @@ for n in "${node_counts[@]}"; do
       [ -z "$partition" ] || command+=(--partition "$partition")
       [ -z "$account" ] || command+=(--account "$account")
       [ "$exclusive" -eq 0 ] || command+=(--exclusive)
-      command+=("${sbatch_extra[@]}")
+      command+=(${sbatch_extra[@]+"${sbatch_extra[@]}"})
       command+=("$scripts_dir/${b}_job.sh" --repo "$root" --build-dir "$build_dir" --out-dir "$folder/jobs"
                 --name "$name" --launcher "$launcher" --srun-mpi "$srun_mpi" --yield "$yield" --ucx-tls "$ucx_tls"
                 --reps "$reps")
