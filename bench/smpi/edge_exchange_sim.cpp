@@ -4,8 +4,11 @@
 // 65536 simulated ranks one more communicator does not fit in memory). Prints
 // on rank 0 one JSON object per line and (impl, family):
 //   time_s          simulated time of the call, max over ranks, median of reps
-//   bytes_per_rank  heap the call added on the worst rank (the preloaded actor
-//                   heap meter; null without it)
+//   bytes_per_rank  heap the implementation's own code added during the call
+//                   on the worst rank (the preloaded actor heap meter; null
+//                   without it)
+//   total_bytes_per_rank  the same, counting the simulated MPI library's
+//                   blocks too (requests, message copies, collective buffers)
 // Run: smpirun -np P -platform ... edge_exchange_sim [--family ring,...] ...
 // (scripts/smpi/simulate.sh sets the SMPI configuration).
 #include <mpi.h>
@@ -32,6 +35,8 @@
 // The actor heap meter (actor_heap_meter.cpp), when preloaded.
 extern "C" __attribute__((weak)) long long distopo_actor_heap_reset();
 extern "C" __attribute__((weak)) long long distopo_actor_heap_peak();
+extern "C" __attribute__((weak)) long long distopo_actor_heap_total_live();
+extern "C" __attribute__((weak)) long long distopo_actor_heap_total_peak();
 
 namespace {
 
@@ -92,7 +97,8 @@ void run(const std::string& impl, const bench::LocalEdges& edges, std::uint64_t*
 
 struct Sample {
   double seconds;
-  double heap;  // -1: not measured
+  double heap;        // the implementation's own blocks; -1: not measured
+  double total_heap;  // with the simulated MPI library's blocks
 };
 
 // Every rank enters the call at the same simulated instant: the ranks agree on
@@ -113,10 +119,15 @@ Sample timed(const std::string& impl, const bench::LocalEdges& edges, std::uint6
   sg_actor_sleep_for(idle);
   const bool metered = distopo_actor_heap_reset != nullptr;
   const long long baseline = metered ? distopo_actor_heap_reset() : 0;
+  const long long total_baseline = metered ? distopo_actor_heap_total_live() : 0;
   run(impl, edges, checksum);
-  double sample[2] = {MPI_Wtime() - start, metered ? static_cast<double>(distopo_actor_heap_peak() - baseline) : -1.0};
-  MPI_Allreduce(MPI_IN_PLACE, sample, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return {sample[0], sample[1]};
+  double sample[3] = {MPI_Wtime() - start, -1.0, -1.0};
+  if (metered) {
+    sample[1] = static_cast<double>(distopo_actor_heap_peak() - baseline);
+    sample[2] = static_cast<double>(distopo_actor_heap_total_peak() - total_baseline);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sample, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return {sample[0], sample[1], sample[2]};
 }
 
 double median(std::vector<double> values) {
@@ -135,32 +146,36 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
     for (int i = 0; i < settings.warmup; ++i) timed(impl, edges);
     std::vector<double> times;
     std::vector<double> heaps;
+    std::vector<double> total_heaps;
     std::uint64_t checksum = 0;
     for (int rep = 0; rep < settings.reps; ++rep) {
       const Sample sample = timed(impl, edges, rep + 1 == settings.reps ? &checksum : nullptr);
       times.push_back(sample.seconds);
       heaps.push_back(sample.heap);
+      total_heaps.push_back(sample.total_heap);
     }
     unsigned long long lists_checksum = checksum;
     MPI_Allreduce(MPI_IN_PLACE, &lists_checksum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank != 0) continue;
-    const double heap = median(heaps);
-    nlohmann::json row = {
-        {"impl", impl},
-        {"family", family},
-        {"P", size},
-        {"mode", "smpi"},
-        {"compute", settings.compute},
-        {"time_s", median(times)},
-        {"min_time_s", *std::min_element(times.begin(), times.end())},
-        {"bytes_per_rank", heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap))},
-        {"edges_per_rank", settings.edges_per_rank},
-        {"total_edges", total_edges},
-        {"reps", settings.reps},
-        {"warmup", settings.warmup},
-        {"lists_checksum", std::to_string(lists_checksum)},
-        {"platform", settings.platform},
-        {"iprobe_s", settings.iprobe}};
+    const auto bytes = [](double heap) {
+      return heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap));
+    };
+    nlohmann::json row = {{"impl", impl},
+                          {"family", family},
+                          {"P", size},
+                          {"mode", "smpi"},
+                          {"compute", settings.compute},
+                          {"time_s", median(times)},
+                          {"min_time_s", *std::min_element(times.begin(), times.end())},
+                          {"bytes_per_rank", bytes(median(heaps))},
+                          {"total_bytes_per_rank", bytes(median(total_heaps))},
+                          {"edges_per_rank", settings.edges_per_rank},
+                          {"total_edges", total_edges},
+                          {"reps", settings.reps},
+                          {"warmup", settings.warmup},
+                          {"lists_checksum", std::to_string(lists_checksum)},
+                          {"platform", settings.platform},
+                          {"iprobe_s", settings.iprobe}};
     if (impl == "mpich_alg") row["reduce_scatter"] = settings.reduce_scatter;
     std::printf("%s\n", row.dump().c_str());
     std::fflush(stdout);

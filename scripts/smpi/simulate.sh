@@ -15,6 +15,9 @@
 #                          8P-byte message is below 512 KiB, i.e. P < 65536, else
 #                          pairwise), recursive_halving or pairwise
 #   --edges-per-rank K     (default 16)   --reps N (default 1; 3 when charged)
+#   --warmup N             untimed calls on the graph before the timed ones (default 1);
+#                          the time is the same without (network only), but SMPI's
+#                          first-use allocations then show in total_bytes_per_rank
 #   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
 #   --out FILE             JSON lines, appended (default docs/scaling/smpi.jsonl)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
@@ -23,7 +26,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
-reduce_scatter=auto edges=16 reps="" iprobe=1e-7 out="$root/docs/scaling/smpi.jsonl" log_dir="" skip_done=0
+reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="$root/docs/scaling/smpi.jsonl" log_dir="" skip_done=0
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,6 +36,7 @@ while [ $# -gt 0 ]; do
     --reduce-scatter) reduce_scatter=$2; shift 2 ;;
     --edges-per-rank) edges=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
     --iprobe) iprobe=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --log-dir) log_dir=$2; shift 2 ;;
@@ -44,8 +48,8 @@ while [ $# -gt 0 ]; do
 done
 [ ${#sizes[@]} -gt 0 ] || { echo "usage: simulate.sh [options] P..." >&2; exit 2; }
 case "$compute" in
-  network_only) compute_cfg=(--cfg=smpi/simulate-computation:no); warmup=0; : "${reps:=1}" ;;
-  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); warmup=1; : "${reps:=3}" ;;
+  network_only) compute_cfg=(--cfg=smpi/simulate-computation:no); : "${reps:=1}" ;;
+  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=3}" ;;
   *) echo "simulate.sh: --compute is network_only or charged" >&2; exit 2 ;;
 esac
 log_dir=${log_dir:-$build/logs}
