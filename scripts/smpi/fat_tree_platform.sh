@@ -7,8 +7,11 @@
 #   top level:         as many second-level groups as P needs (up to 64: 65536 hosts)
 # Hosts under one leaf are 2 links apart (1 us), under one second-level group
 # 4 links (2 us), otherwise 6 links (3 us). Smaller P gets the same tree cut
-# to size, so two ranks are as far apart at every P. Ranks go to hosts in
-# order (rank r on node-r).
+# to size, so two ranks are as far apart at every P. Rank r runs on host
+# node-(100000 + r), the r-th host under the leaves in order: SimGrid places
+# and lists a cluster's hosts in the order of their names, so the numbers all
+# have six digits (with node-0 ... node-1023, node-0's leaf mates were node-1,
+# node-10, node-100 ..., and ranks 0 and 3 were 4 links apart).
 # Usage: bash scripts/smpi/fat_tree_platform.sh P > platform.xml
 set -euo pipefail
 p=${1:?usage: fat_tree_platform.sh P}
@@ -28,7 +31,7 @@ cat <<XML
 <platform version="4.1">
   <zone id="world" routing="Full">
     <cluster id="fattree" topology="FAT_TREE" topo_parameters="$shape"
-             prefix="node-" radical="0-$((hosts - 1))" suffix="" speed="1Gf"
+             prefix="node-" radical="100000-$((100000 + hosts - 1))" suffix="" speed="1Gf"
              bw="12.5GBps" lat="0.5us" loopback_bw="100GBps" loopback_lat="0"/>
   </zone>
 </platform>
