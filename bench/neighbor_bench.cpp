@@ -3,6 +3,7 @@
 // 2-D and 3-D periodic stencils and a random sparse graph, 8 B .. 1 MiB per
 // block. One JSON line per (impl, op, topology, bytes): the median over
 // repetitions of the max-over-ranks time per call.
+// Run: mpiexec -n P neighbor_bench [--topology stencil3d,random_sparse] [--degree 3] [--max-bytes N] [--reps 11]
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -63,31 +64,49 @@ int main(int argc, char** argv) {
   std::size_t max_bytes = 1 << 20;
   int reps = 11;
   std::string only_op;
+  const std::vector<std::string> topology_names = {"stencil2d", "stencil3d", "random_sparse"};
+  std::vector<std::string> selected = topology_names;
+  // Out-edges each rank draws for random_sparse (self-loops and repeats dropped).
+  int degree = 3;
   app.add_option("--max-bytes", max_bytes, "largest block size in bytes (from 8, times 8, then this size)");
-  app.add_option("--reps", reps, "repetitions (median taken)");
-  app.add_option("--op", only_op, "alltoall, alltoallv or allgather (default: all)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    MPI_Finalize();
-    return rc;
-  }
+  app.add_option("--reps", reps, "repetitions (median taken)")->check(CLI::PositiveNumber);
+  app.add_option("--op", only_op, "alltoall, alltoallv or allgather (default: all)")
+      ->check(CLI::IsMember({"alltoall", "alltoallv", "allgather"}));
+  app.add_option("--topology", selected, "topologies (default: all)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(topology_names));
+  app.add_option("--degree", degree, "out-edges drawn per rank for random_sparse")->check(CLI::Range(0, 1 << 20));
   int p = 0;
   int me = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Help or the error once, from rank 0; every rank exits alike.
+    const int rc = me == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
+    MPI_Finalize();
+    return rc;
+  }
+  auto wanted = [&](const std::string& name) {
+    return std::find(selected.begin(), selected.end(), name) != selected.end();
+  };
 
   struct Topology {
     std::string name;
     distopo::Comm comm;
   };
   std::vector<Topology> topologies;
-  topologies.push_back({"stencil2d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2),
-                                                          {distopo::periodic, distopo::periodic})});
-  topologies.push_back({"stencil3d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
-                                                          {distopo::periodic, distopo::periodic, distopo::periodic})});
-  topologies.push_back({"random_sparse", random_graph(p, 1234, 3)});
+  if (wanted("stencil2d")) {
+    topologies.push_back({"stencil2d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2),
+                                                            {distopo::periodic, distopo::periodic})});
+  }
+  if (wanted("stencil3d")) {
+    topologies.push_back(
+        {"stencil3d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
+                                           {distopo::periodic, distopo::periodic, distopo::periodic})});
+  }
+  if (wanted("random_sparse")) topologies.push_back({"random_sparse", random_graph(p, 1234, degree)});
 
   for (auto& topology : topologies) {
     MPI_Comm comm = topology.comm;
@@ -134,6 +153,7 @@ int main(int argc, char** argv) {
         if (me == 0) {
           nlohmann::json line = {{"impl", c.impl}, {"op", c.op},     {"topology", topology.name},
                                  {"P", p},         {"bytes", bytes}, {"median_time_s", t}};
+          if (topology.name == "random_sparse") line["degree"] = degree;
           std::printf("%s\n", line.dump().c_str());
           std::fflush(stdout);
         }

@@ -3,15 +3,17 @@
 # build distributed graphs of every family with distopo and with MPICH's own
 # MPI_Dist_graph_create at several local process counts, and print what was
 # built, how long it took and how much heap per rank it needed.
+# Ends with a plot of the study (time and heap per rank versus P).
 # Usage: bash scripts/run_main.sh [process counts...]   (default: 2 4 8 16)
-# Raw JSON lines are kept in build-release/scaling.jsonl.
+# Raw JSON lines are kept in build-release/scaling.jsonl, the plot in
+# build-release/scaling.png.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build-release"
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(2 4 8 16)
 
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup.sh" python3-matplotlib
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDISTOPO_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target distopo_ucx_yield distgraph_scaling scaling_report
 
@@ -27,3 +29,6 @@ done
 echo
 echo "== summary (times: max over ranks, median over repetitions)"
 "$build/bench/scaling_report" < "$results"
+echo
+/usr/bin/python3 "$root/scripts/plot_scaling.py" "$results" -o "$build/scaling.png" \
+  --title "dist_graph_create on $(nproc) local cores: distopo against MPICH (max over ranks, median of 41)"

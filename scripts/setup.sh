@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything distopo needs on Debian 12 (apt-get, as root or through
-# sudo). Safe to run again: packages already present are skipped.
+# sudo), plus any packages named as arguments (what one script alone needs,
+# e.g. python3-matplotlib for the plots). Safe to run again: packages already
+# present are skipped.
+# Usage: bash scripts/setup.sh [package...]
 set -euo pipefail
 
 packages=(
@@ -10,6 +13,7 @@ packages=(
   libgtest-dev libbenchmark-dev # tests and kernel benchmarks
   libcli11-dev nlohmann-json3-dev
   curl ca-certificates xz-utils # fetch MPICH's test sources (scripts/mpich_test_suite.sh)
+  "$@"
 )
 
 missing=()

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: install, build with
 # warnings as errors, run every test at 1, 2, 3, 4 and 8 ranks, run MPICH's own
-# topology tests against the C API (scripts/mpich_test_suite.sh); then the
-# ctest suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
-# Usage: bash scripts/test.sh [--no-sanitizers]
+# topology tests against the C API (scripts/mpich_test_suite.sh), run the
+# Slurm scripts end to end on a private single-node cluster
+# (scripts/slurm/selftest.sh: about 40 s, 100 s with its Release build of the
+# benchmarks); then the ctest suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer.
+# Usage: bash scripts/test.sh [--no-sanitizers] [--no-slurm]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc)
+sanitizers=1
+slurm=1
+for option in "$@"; do
+  case $option in
+    --no-sanitizers) sanitizers=0 ;;
+    --no-slurm) slurm=0 ;;
+    *) echo "usage: bash scripts/test.sh [--no-sanitizers] [--no-slurm]" >&2; exit 2 ;;
+  esac
+done
 
 bash "$root/scripts/setup.sh"
 
@@ -30,7 +42,12 @@ elif [ "$status" -ne 0 ]; then
   exit "$status"
 fi
 
-if [ "${1:-}" != "--no-sanitizers" ]; then
+if [ "$slurm" -eq 1 ]; then
+  echo "== the Slurm scripts (scripts/slurm/) on a private single-node Slurm cluster"
+  bash "$root/scripts/slurm/selftest.sh"
+fi
+
+if [ "$sanitizers" -eq 1 ]; then
   echo "== build and test (AddressSanitizer + UndefinedBehaviorSanitizer)"
   run_suite "$root/build-asan" -DCMAKE_BUILD_TYPE=Debug -DDISTOPO_SANITIZE=ON -DDISTOPO_BUILD_BENCHMARKS=OFF
 fi

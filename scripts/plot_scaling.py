@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""Plots scaling results (JSON lines) as PNG: time and heap per rank versus P,
+log-log, one line per implementation and family, with O(log P) and O(P)
+reference slopes.
+
+Reads the rows of bench/distgraph_scaling (real runs: "max_time_s",
+"peak_bytes_per_rank") and of bench/smpi/edge_exchange_sim (simulated:
+"time_s", "bytes_per_rank"), and model rows ("model": true) drawn dotted.
+
+Usage: plot_scaling.py RESULTS.jsonl... -o OUT.png [--where key=value ...] [--title TEXT]
+"""
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"distopo": "tab:blue", "mpich": "tab:red", "mpich_alg": "tab:red"}
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def load(paths, where):
+    rows = []
+    for path in paths:
+        with open(path) as stream:
+            for line in stream:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                row = json.loads(line)
+                if all(str(row.get(key)) == value for key, value in where):
+                    rows.append(row)
+    return rows
+
+
+def implementation(row):
+    name = row["impl"]
+    if row.get("reduce_scatter"):
+        name += " (" + row["reduce_scatter"].replace("_", " ") + ")"
+    if row.get("model"):
+        name += ", model"
+    return name
+
+
+def series(rows, field_names):
+    """{(implementation, family): sorted [(P, value)]} for the first field present."""
+    out = defaultdict(dict)
+    for row in rows:
+        value = next((row[f] for f in field_names if row.get(f) is not None), None)
+        if value is None or value <= 0:
+            continue
+        out[(implementation(row), row["family"])][row["P"]] = value
+    return {key: sorted(points.items()) for key, points in out.items()}
+
+
+def reference_slopes(axis, all_points):
+    """Dashed O(log P) and O(P) lines from the smallest point of the plot."""
+    if not all_points:
+        return
+    p_min = min(p for p, _ in all_points)
+    p_max = max(p for p, _ in all_points)
+    if p_max <= p_min:
+        return
+    anchor = min(v for p, v in all_points if p == p_min)
+    xs = [p_min * (p_max / p_min) ** (i / 50) for i in range(51)]
+    axis.plot(xs, [anchor * x / p_min for x in xs], color="0.6", linestyle="--", linewidth=1, label="∝ P")
+    axis.plot(xs, [anchor * math.log2(max(x, 2)) / math.log2(max(p_min, 2)) for x in xs], color="0.6",
+              linestyle=":", linewidth=1.5, label="∝ log P")
+
+
+def panel(axis, data, ylabel, scale):
+    families = sorted({family for _, family in data})
+    marker_of = {family: MARKERS[i % len(MARKERS)] for i, family in enumerate(families)}
+    points = []
+    for (impl, family), values in sorted(data.items()):
+        base = impl.split(" ")[0].rstrip(",")
+        xs = [p for p, _ in values]
+        ys = [v * scale for _, v in values]
+        points += list(zip(xs, ys))
+        axis.plot(xs, ys, marker=marker_of[family], color=COLORS.get(base, "tab:green"),
+                  linestyle=":" if "model" in impl else ("-" if base == "distopo" else "-."),
+                  alpha=0.9, label=f"{impl}, {family}")
+    reference_slopes(axis, points)
+    axis.set_xscale("log", base=2)
+    axis.set_yscale("log")
+    axis.set_xlabel("P (ranks)")
+    axis.set_ylabel(ylabel)
+    axis.grid(True, which="both", alpha=0.3)
+    axis.legend(fontsize=7, loc="upper left")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", nargs="+")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--where", action="append", default=[], help="key=value: keep only matching rows")
+    parser.add_argument("--title", default="dist_graph_create: time and heap per rank")
+    args = parser.parse_args()
+    where = [tuple(item.split("=", 1)) for item in args.where]
+    rows = load(args.results, where)
+    if not rows:
+        sys.exit("plot_scaling.py: no rows match")
+    times = series(rows, ["time_s", "max_time_s"])
+    heaps = series([r for r in rows if not r.get("model")], ["bytes_per_rank", "peak_bytes_per_rank"])
+    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5))
+    panel(left, times, "time of the call, max over ranks (µs)", 1e6)
+    panel(right, heaps, "heap added per rank, worst rank (KiB)", 1 / 1024)
+    left.set_title("time")
+    right.set_title("memory")
+    figure.suptitle(args.title)
+    figure.tight_layout()
+    figure.savefig(args.output, dpi=110)
+    print(f"plot_scaling.py: wrote {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The simulated scaling study of dist_graph_create's edge exchange: distopo's
+# redistribute_edges() against MPICH 4.0.2's algorithm, under SimGrid SMPI, on
+# the fat tree of fat_tree_platform.sh. One smpirun per (P, implementation,
+# family), so a long sweep can be stopped and resumed, rows appended to --out.
+# Installs SimGrid (libsimgrid-dev) and builds the SMPI configuration
+# (build-smpi) if needed. What the SMPI settings model, and why: docs/scaling/README.md.
+#
+# Usage: bash scripts/smpi/simulate.sh [options] P...
+#   --impl LIST            distopo,mpich_alg               (default: both)
+#   --family LIST          graph families                   (default: ring,random_kout,powerlaw)
+#   --compute MODE         network_only: computation costs no simulated time
+#                          charged: the CPU time measured between MPI calls is charged 1:1
+#   --reduce-scatter ALG   auto (MPICH 4.0.2's choice: recursive halving while the
+#                          8P-byte message is below 512 KiB, i.e. P < 65536, else
+#                          pairwise), recursive_halving or pairwise
+#   --edges-per-rank K     (default 16)   --reps N (default 1; 3 when charged)
+#   --warmup N             untimed calls on the graph before the timed ones (default 1);
+#                          the time is the same without (network only), but SMPI's
+#                          first-use allocations then show in total_bytes_per_rank
+#   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
+#   --out FILE             JSON lines, appended (default docs/scaling/smpi.jsonl)
+#   --log-dir DIR          one log per run (default build-smpi/logs)
+#   --skip-done            skip (P, impl, family, compute, reduce_scatter) rows already in --out
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build="$root/build-smpi"
+impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
+reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="$root/docs/scaling/smpi.jsonl" log_dir="" skip_done=0
+sizes=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --impl) impls=$2; shift 2 ;;
+    --family) families=$2; shift 2 ;;
+    --compute) compute=$2; shift 2 ;;
+    --reduce-scatter) reduce_scatter=$2; shift 2 ;;
+    --edges-per-rank) edges=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --warmup) warmup=$2; shift 2 ;;
+    --iprobe) iprobe=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --log-dir) log_dir=$2; shift 2 ;;
+    --skip-done) skip_done=1; shift ;;
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "simulate.sh: unknown option $1" >&2; exit 2 ;;
+    *) sizes+=("$1"); shift ;;
+  esac
+done
+[ ${#sizes[@]} -gt 0 ] || { echo "usage: simulate.sh [options] P..." >&2; exit 2; }
+case "$compute" in
+  network_only) compute_cfg=(--cfg=smpi/simulate-computation:no); : "${reps:=1}" ;;
+  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=3}" ;;
+  *) echo "simulate.sh: --compute is network_only or charged" >&2; exit 2 ;;
+esac
+log_dir=${log_dir:-$build/logs}
+
+if ! command -v smpirun >/dev/null || ! dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "ok installed"; then
+  bash "$root/scripts/setup.sh"
+  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libsimgrid-dev simgrid >/dev/null
+fi
+if [ ! -x "$build/bench/smpi/edge_exchange_sim" ]; then
+  bash "$root/scripts/setup.sh"
+  CC=smpicc CXX=smpicxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTOPO_SMPI=ON >/dev/null
+fi
+cmake --build "$build" -j "$(nproc)" --target edge_exchange_sim distopo_actor_heap_meter >/dev/null
+mkdir -p "$log_dir" "$(dirname "$out")"
+touch "$out"
+
+# The model (docs/scaling/README.md): links as the platform says (no SMPI
+# latency/bandwidth correction factors), eager messages below 64 KiB, 100 ns
+# of CPU overhead per send and receive, --iprobe per poll, and MPICH's
+# collective algorithms where the driver or the baseline uses collectives.
+smpi_cfg=(
+  --cfg=smpi/privatization:no
+  --cfg=contexts/stack-size:128
+  --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+  --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536
+  --cfg=smpi/os:0:1e-7 --cfg=smpi/ois:0:1e-7 --cfg=smpi/or:0:1e-7
+  "--cfg=smpi/iprobe:$iprobe" "--cfg=smpi/test:$iprobe" --cfg=smpi/grow-injected-times:no
+  --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb
+  "${compute_cfg[@]}"
+  --log=root.thres:warning
+)
+
+for p in "${sizes[@]}"; do
+  platform="$build/platforms/fat_tree_$p.xml"
+  mkdir -p "$(dirname "$platform")"
+  bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
+  rs=$reduce_scatter
+  if [ "$rs" = auto ]; then
+    if [ $((8 * p)) -lt 524288 ]; then rs=recursive_halving; else rs=pairwise; fi
+  fi
+  case "$rs" in
+    recursive_halving) rs_cfg=ompi_basic_recursivehalving ;;
+    pairwise) rs_cfg=mpich_pair ;;
+    *) echo "simulate.sh: --reduce-scatter is auto, recursive_halving or pairwise" >&2; exit 2 ;;
+  esac
+  for impl in ${impls//,/ }; do
+    for family in ${families//,/ }; do
+      label="P=$p impl=$impl family=$family compute=$compute reduce_scatter=$rs"
+      if [ "$skip_done" -eq 1 ] && grep -q "\"P\":$p,.*\"compute\":\"$compute\".*\"family\":\"$family\".*\"impl\":\"$impl\"" "$out" &&
+         { [ "$impl" = distopo ] || grep "\"P\":$p,.*\"compute\":\"$compute\".*\"family\":\"$family\".*\"impl\":\"$impl\"" "$out" | grep -q "\"reduce_scatter\":\"$rs\""; }; then
+        echo "skip  $label"
+        continue
+      fi
+      log="$log_dir/${compute}_${rs}_${impl}_${family}_$p.log"
+      start=$(date +%s)
+      LD_PRELOAD="$build/bench/smpi/libdistopo_actor_heap_meter.so" \
+        smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
+        "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
+        --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
+        --platform "fat_tree_$p" --iprobe "$iprobe" >"$log" 2>&1 || {
+        echo "FAIL  $label (see $log)" >&2
+        exit 1
+      }
+      rows=$(grep '^{' "$log" | sed "s/}\$/,\"sim_wall_s\":$(( $(date +%s) - start ))}/")
+      [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }
+      printf '%s\n' "$rows" >>"$out"
+      echo "done  $label in $(( $(date +%s) - start )) s"
+    done
+  done
+done
