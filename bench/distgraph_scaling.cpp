@@ -39,8 +39,7 @@ struct Settings {
   int warmup = 20;
   // Untimed creates before the first family, for at least this long: the
   // first second or so of a run is slower for both implementations and far
-  // from steady (at P=4 on 2 cores, ring creates took 2.6-4.8 ms as the
-  // first family after 20 warm-up creates, 75-83 us after 400).
+  // from steady (docs/benchmarks.md).
   double warmup_seconds = 1.0;
   std::string impl = "both";
   bool unweighted = false;

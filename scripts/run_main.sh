@@ -23,7 +23,7 @@ results="$build/scaling.jsonl"
 : > "$results"
 for p in "${counts[@]}"; do
   echo "== distgraph_scaling on $p local ranks"
-  # 41 repetitions: at the default 11 a single ratio moves by +-0.1 between runs.
+  # 41 repetitions: with the default 11, single ratios move between runs (docs/benchmarks.md).
   mpiexec -n "$p" "$build/bench/distgraph_scaling" --reps 41 | tee -a "$results"
 done
 echo

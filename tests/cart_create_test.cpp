@@ -13,6 +13,7 @@
 #include "distopo/cart.hpp"
 #include "distopo/cart/node_mapping.hpp"
 #include "distopo/core/comm.hpp"
+#include "distopo/core/grid.hpp"
 #include "distopo/core/topology.hpp"
 #include "mpi_testing.hpp"
 
@@ -30,12 +31,6 @@ int mpich_class(int rc) {
   int error_class = MPI_ERR_OTHER;
   MPI_Error_class(rc, &error_class);
   return error_class;
-}
-
-std::vector<int> period_flags(const std::vector<Periodicity>& periods) {
-  std::vector<int> flags;
-  for (Periodicity p : periods) flags.push_back(p == Periodicity::periodic ? 1 : 0);
-  return flags;
 }
 
 // Every query on `comm` compared with MPICH's answer on the same communicator.
@@ -59,9 +54,8 @@ void expect_matches_mpich(MPI_Comm comm, const std::vector<int>& dims, const std
   EXPECT_EQ(grid.dims, native_dims);
   EXPECT_EQ(grid.dims, dims);
   EXPECT_EQ(grid.coords, native_coords);
-  std::vector<int> got_periods(grid.periods.begin(), grid.periods.end());
-  EXPECT_EQ(got_periods, native_periods);
-  EXPECT_EQ(got_periods, period_flags(periods));
+  EXPECT_EQ(grid.periods, periods);
+  EXPECT_EQ(distopo::period_flags(grid.periods), native_periods);
 
   for (int r = 0; r < size; ++r) {
     std::vector<int> coords(dims.size());

@@ -120,4 +120,26 @@ TEST(DistGraphAdjacent, CheckFindsAWeightMismatch) {
             MPI_ERR_TOPOLOGY);
 }
 
+// Weights that do not match their ranks in the C++ overload, on the last rank
+// only: every rank throws MPI_ERR_ARG with a message that says so.
+TEST(DistGraphAdjacent, WeightsOfTheWrongLengthOnOneRank) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const std::vector<int> sources = {(rank + size - 1) % size};
+  const std::vector<int> source_weights = rank == size - 1 ? std::vector<int>{1, 1} : std::vector<int>{1};
+  const std::vector<int> destinations = {(rank + 1) % size};
+  const std::vector<int> destination_weights = {1};
+  std::string message;
+  EXPECT_EQ(error_class_of(
+                [&] {
+                  distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, source_weights, destinations,
+                                                      destination_weights);
+                },
+                &message),
+            MPI_ERR_ARG);
+  EXPECT_NE(message.find("rank " + std::to_string(size - 1) + ": source_weights has 2 entries for 1 sources"),
+            std::string::npos)
+      << message;
+}
+
 }  // namespace

@@ -5,8 +5,8 @@
 #include <random>
 #include <vector>
 
-#include "distopo/core/edge_key.hpp"
-#include "distopo/core/key_sort.hpp"
+#include "distopo/distgraph/edge_key.hpp"
+#include "distopo/distgraph/key_sort.hpp"
 
 namespace {
 

@@ -269,7 +269,7 @@ TEST(NeighborCollectiveDegenerate, RingOfTwoPairsDirections) {
   const int me = ring.rank();
   std::vector<int> send = {10 * me + 0, 10 * me + 1};  // slot 0: towards -1, slot 1: towards +1
   std::vector<int> recv(2, kSentinel);
-  distopo::neighbor_alltoall(ring, std::span<const int>(send), std::span<int>(recv));
+  distopo::neighbor_alltoall(ring, send, recv);
   const int other = 1 - me;
   // From my -1 neighbor I receive what it sent towards +1, and vice versa.
   EXPECT_EQ(recv, (std::vector<int>{10 * other + 1, 10 * other + 0}));
@@ -280,7 +280,7 @@ TEST(NeighborCollectiveDegenerate, RingOfOneSendsToItselfAcross) {
   if (ring.is_null()) return;
   std::vector<int> send = {100, 101};
   std::vector<int> recv(2, kSentinel);
-  distopo::neighbor_alltoall(ring, std::span<const int>(send), std::span<int>(recv));
+  distopo::neighbor_alltoall(ring, send, recv);
   EXPECT_EQ(recv, (std::vector<int>{101, 100}));
 }
 

@@ -36,8 +36,8 @@ TEST(NeighborIsolation, UserAnyTagReceiveIsNotConsumed) {
   MPI_Request user_request = MPI_REQUEST_NULL;
   MPI_Irecv(&user, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &user_request);
   std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
-  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
-  MPI_Request request = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  distopo::neighbor_alltoall(comm, send, recv);
+  MPI_Request request = distopo::ineighbor_alltoall(comm, send, recv);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   int flag = 0;
   MPI_Test(&user_request, &flag, MPI_STATUS_IGNORE);
@@ -55,8 +55,8 @@ TEST(NeighborRequests, TwoOutstandingCompleteInReverseOrder) {
   const int me = comm.rank();
   std::vector<int> send_a = {10 * me, 10 * me + 1}, recv_a(2, -1);
   std::vector<int> send_b = {1000 + 10 * me, 1000 + 10 * me + 1}, recv_b(2, -1);
-  MPI_Request a = distopo::ineighbor_alltoall(comm, std::span<const int>(send_a), std::span<int>(recv_a));
-  MPI_Request b = distopo::ineighbor_alltoall(comm, std::span<const int>(send_b), std::span<int>(recv_b));
+  MPI_Request a = distopo::ineighbor_alltoall(comm, send_a, recv_a);
+  MPI_Request b = distopo::ineighbor_alltoall(comm, send_b, recv_b);
   MPI_Wait(&b, MPI_STATUS_IGNORE);
   int done = 0;
   while (!done) MPI_Test(&a, &done, MPI_STATUS_IGNORE);
@@ -72,14 +72,14 @@ TEST(NeighborRequests, WaitallAndTestallWithOtherRequests) {
   std::vector<int> gathered(2, -1);
   const int mine = me;
   MPI_Request requests[3];
-  requests[0] = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  requests[0] = distopo::ineighbor_alltoall(comm, send, recv);
   requests[1] = distopo::ineighbor_allgather(comm, std::span<const int>(&mine, 1), std::span<int>(gathered));
   MPI_Ibarrier(comm, &requests[2]);
   MPI_Waitall(3, requests, MPI_STATUSES_IGNORE);
   EXPECT_EQ(recv, ring_expected(comm, 0));
   const int p = comm.size();
   EXPECT_EQ(gathered, (std::vector<int>{(me + p - 1) % p, (me + 1) % p}));
-  requests[0] = distopo::ineighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  requests[0] = distopo::ineighbor_alltoall(comm, send, recv);
   requests[1] = distopo::ineighbor_allgather(comm, std::span<const int>(&mine, 1), std::span<int>(gathered));
   int done = 0;
   while (!done) MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE);
@@ -91,14 +91,14 @@ TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
   const int me = comm.rank();
   std::vector<int> send(2), recv(2, -1), other_recv(2, -1);
   distopo::PersistentRequest request =
-      distopo::neighbor_alltoall_init(comm, std::span<const int>(send), std::span<int>(recv));
+      distopo::neighbor_alltoall_init(comm, send, recv);
   EXPECT_FALSE(request.active());
   for (int round = 0; round < 20; ++round) {
     send = {100 * round + 10 * me, 100 * round + 10 * me + 1};
     request.start();
     // A blocking collective on the same communicator while it is active.
     std::vector<int> other_send = {-1, -2};
-    distopo::neighbor_alltoall(comm, std::span<const int>(other_send), std::span<int>(other_recv));
+    distopo::neighbor_alltoall(comm, other_send, other_recv);
     if (round % 2) {
       request.wait();
     } else {
@@ -161,7 +161,7 @@ TEST(NeighborErrors, AllRanksBadInput) {
   // The communicator still works afterwards.
   const int me = comm.rank();
   std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
-  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  distopo::neighbor_alltoall(comm, send, recv);
   EXPECT_EQ(recv, ring_expected(comm, 0));
 }
 
@@ -176,7 +176,7 @@ TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
       [&] { distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm); });
   EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
   std::fill(recv.begin(), recv.end(), -1);
-  distopo::neighbor_alltoall(comm, std::span<const int>(send), std::span<int>(recv));
+  distopo::neighbor_alltoall(comm, send, recv);
   EXPECT_EQ(recv, ring_expected(comm, 0));
 }
 

@@ -1,8 +1,8 @@
-// MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to
-// distopo's engine (distopo/core/neighbor_collective.hpp). Non-blocking forms
-// return MPICH generalized requests that MPI_Wait and friends complete;
-// persistent forms return handles that persistent_requests.cpp serves.
-#include "distopo/core/neighbor_collective.hpp"
+// MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to the
+// MPI-signature forms (distopo/neighbor/raw.hpp). Non-blocking forms return
+// MPICH generalized requests that MPI_Wait and friends complete; persistent
+// forms return handles that persistent_requests.cpp serves.
+#include "distopo/neighbor/raw.hpp"
 #include "error_reporting.hpp"
 #include "persistent_requests.hpp"
 
@@ -10,6 +10,16 @@ using distopo::capi::guarded;
 using distopo::capi::require_pointer;
 
 namespace {
+
+// The non-blocking forms: the request handle must exist before anything is
+// posted.
+template <class Start>
+int nonblocking(MPI_Comm comm, const char* function, MPI_Request* request, Start&& start) {
+  return guarded(comm, function, [&] {
+    require_pointer(request, "request");
+    start();
+  });
+}
 
 // The persistent forms: build the collective, then register it under a handle.
 template <class Init>
@@ -64,8 +74,7 @@ DISTOPO_CAPI int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcount
 
 DISTOPO_CAPI int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return guarded(comm, "MPI_Ineighbor_allgather", [&] {
-    require_pointer(request, "request");
+  return nonblocking(comm, "MPI_Ineighbor_allgather", request, [&] {
     distopo::raw::ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   });
 }
@@ -73,8 +82,7 @@ DISTOPO_CAPI int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI
 DISTOPO_CAPI int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                           MPI_Comm comm, MPI_Request* request) {
-  return guarded(comm, "MPI_Ineighbor_allgatherv", [&] {
-    require_pointer(request, "request");
+  return nonblocking(comm, "MPI_Ineighbor_allgatherv", request, [&] {
     distopo::raw::ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                                        request);
   });
@@ -82,8 +90,7 @@ DISTOPO_CAPI int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MP
 
 DISTOPO_CAPI int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return guarded(comm, "MPI_Ineighbor_alltoall", [&] {
-    require_pointer(request, "request");
+  return nonblocking(comm, "MPI_Ineighbor_alltoall", request, [&] {
     distopo::raw::ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   });
 }
@@ -92,8 +99,7 @@ DISTOPO_CAPI int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcoun
                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request* request) {
-  return guarded(comm, "MPI_Ineighbor_alltoallv", [&] {
-    require_pointer(request, "request");
+  return nonblocking(comm, "MPI_Ineighbor_alltoallv", request, [&] {
     distopo::raw::ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                       comm, request);
   });
@@ -103,8 +109,7 @@ DISTOPO_CAPI int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcoun
                                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                          MPI_Request* request) {
-  return guarded(comm, "MPI_Ineighbor_alltoallw", [&] {
-    require_pointer(request, "request");
+  return nonblocking(comm, "MPI_Ineighbor_alltoallw", request, [&] {
     distopo::raw::ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                                       recvtypes, comm, request);
   });

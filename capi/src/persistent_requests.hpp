@@ -2,7 +2,7 @@
 // MPI_Neighbor_*_init must hand back an MPI_Request that MPI_Start, MPI_Wait
 // and friends accept, but MPICH 4.0.2 has no persistent generalized requests
 // (and its own MPI_Neighbor_*_init cannot carry distopo's pairing rule; see
-// distopo/core/neighbor_collective.hpp). So the handle is a genuine MPICH
+// docs/design/neighbor-collectives.md). So the handle is a genuine MPICH
 // persistent request that does nothing (a receive from MPI_PROC_NULL), and
 // this library's MPI_Start, MPI_Startall, MPI_Wait*, MPI_Test*,
 // MPI_Request_free, MPI_Request_get_status and MPI_Cancel recognise it and
@@ -11,7 +11,7 @@
 // is one relaxed atomic load per call.
 #include <mpi.h>
 
-#include "distopo/core/neighbor_collective.hpp"
+#include "distopo/neighbor/persistent_request.hpp"
 
 namespace distopo::capi {
 

@@ -7,6 +7,7 @@
 #include "distopo/cart.hpp"
 #include "distopo/cart/node_mapping.hpp"
 #include "distopo/core/argument_agreement.hpp"
+#include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "install_topology.hpp"
@@ -35,7 +36,7 @@ std::optional<LocalError> read_grid(const char* caller, int ndims, const int dim
       return rank_error(MPI_ERR_DIMS, caller, rank,
                         "dims[" + std::to_string(i) + "] = " + std::to_string(dims[i]) + " is not positive");
     }
-    grid.periods[static_cast<std::size_t>(i)] = periods[i] != 0 ? Periodicity::periodic : Periodicity::open;
+    grid.periods[static_cast<std::size_t>(i)] = periodicity_of(periods[i]);
     grid.size *= dims[i];
     if (grid.size > size) {
       std::string shape;
@@ -86,26 +87,8 @@ int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
   return node_block_rank(grid.dims, *inner, layout.node, layout.local_rank);
 }
 
-Comm split_off(MPI_Comm comm, int new_rank) {
-  MPI_Comm result = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result), "MPI_Comm_split");
-  return Comm::adopt(result);
-}
-
 CartesianTopology make_record(const Grid& grid, int grid_rank_of_caller) {
-  CartesianTopology record;
-  record.dims = grid.dims;
-  record.periods.reserve(grid.periods.size());
-  for (Periodicity p : grid.periods) record.periods.push_back(p == Periodicity::periodic);
-  record.coords = grid_coords(grid.dims, grid_rank_of_caller);
-  return record;
-}
-
-std::vector<int> period_flags(std::span<const Periodicity> periods) {
-  std::vector<int> flags;
-  flags.reserve(periods.size());
-  for (Periodicity p : periods) flags.push_back(p == Periodicity::periodic ? 1 : 0);
-  return flags;
+  return {grid.dims, grid.periods, grid_coords(grid.dims, grid_rank_of_caller)};
 }
 
 }  // namespace
@@ -120,7 +103,7 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
                                 "ndims, dims, periods or reorder");
   const int new_rank =
       reorder ? node_aware_rank(comm_old, grid, info, rank) : (rank < grid.size ? rank : MPI_UNDEFINED);
-  Comm base = split_off(comm_old, new_rank);
+  Comm base = split_by_rank(comm_old, new_rank);
   if (base.is_null()) return base;
   return detail::install_cart(std::move(base), make_record(grid, new_rank));
 }
@@ -190,26 +173,20 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
   }
   detail::agree_on_arguments(comm, error, fingerprint, kCaller, "remain_dims");
 
-  // color: the coordinates along dropped dimensions; key: those along kept ones.
-  Grid sub;
-  std::vector<int> sub_coords;
-  std::int64_t color = 0;
-  std::int64_t key = 0;
+  // color: the grid rank along dropped dimensions; key: along kept ones.
+  CartesianTopology kept;
+  CartesianTopology dropped;
   for (std::size_t i = 0; i < ndims; ++i) {
-    if (remain_dims[i] != 0) {
-      sub.dims.push_back(record.dims[i]);
-      sub.periods.push_back(record.periods[i] ? Periodicity::periodic : Periodicity::open);
-      sub_coords.push_back(record.coords[i]);
-      key = key * record.dims[i] + record.coords[i];
-      sub.size *= record.dims[i];
-    } else {
-      color = color * record.dims[i] + record.coords[i];
-    }
+    CartesianTopology& part = remain_dims[i] != 0 ? kept : dropped;
+    part.dims.push_back(record.dims[i]);
+    part.periods.push_back(record.periods[i]);
+    part.coords.push_back(record.coords[i]);
   }
+  const int color = grid_rank(dropped.dims, dropped.coords);
+  const int key = grid_rank(kept.dims, kept.coords);
   MPI_Comm result = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, static_cast<int>(color), static_cast<int>(key), &result), "MPI_Comm_split");
-  CartesianTopology sub_record = make_record(sub, static_cast<int>(key));
-  return detail::install_cart(Comm::adopt(result), std::move(sub_record));
+  check_mpi(MPI_Comm_split(comm, color, key, &result), "MPI_Comm_split");
+  return detail::install_cart(Comm::adopt(result), std::move(kept));
 }
 }  // namespace
 

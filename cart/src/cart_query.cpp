@@ -4,7 +4,7 @@
 #include <string>
 
 #include "distopo/cart.hpp"
-#include "distopo/cart/node_mapping.hpp"
+#include "distopo/core/grid.hpp"
 #include "distopo/core/runtime.hpp"
 
 namespace distopo {
@@ -21,13 +21,6 @@ void check_maxdims(MPI_Comm comm, int maxdims, const char* caller) {
   }
 }
 
-// Coordinate c along a dimension of extent n: wrapped when periodic, -1 when
-// outside an open dimension.
-std::int64_t place(std::int64_t c, int n, bool periodic) {
-  if (periodic) return ((c % n) + n) % n;
-  return (c >= 0 && c < n) ? c : -1;
-}
-
 }  // namespace
 
 int cartdim_get(MPI_Comm comm) { return static_cast<int>(cart_record(comm, "cartdim_get").dims.size()); }
@@ -40,7 +33,7 @@ void cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[
   const std::size_t n = std::min(record.dims.size(), static_cast<std::size_t>(maxdims));
   for (std::size_t i = 0; i < n; ++i) {
     if (dims != nullptr) dims[i] = record.dims[i];
-    if (periods != nullptr) periods[i] = record.periods[i] ? 1 : 0;
+    if (periods != nullptr) periods[i] = record.periods[i] == Periodicity::periodic ? 1 : 0;
     if (coords != nullptr) coords[i] = record.coords[i];
   }
 }
@@ -61,17 +54,17 @@ int cart_rank(MPI_Comm comm, const int coords[]) {
     throw Error(MPI_ERR_ARG,
                 comm_rank_prefix("cart_rank", comm) + "coords is NULL with ndims = " + std::to_string(ndims));
   }
-  std::int64_t rank = 0;
+  std::vector<int> wrapped(ndims);
   for (std::size_t i = 0; i < ndims; ++i) {
-    const std::int64_t c = place(coords[i], record.dims[i], record.periods[i]);
-    if (c < 0) {
+    const std::optional<int> c = wrap_coordinate(coords[i], record.dims[i], record.periods[i]);
+    if (!c) {
       throw Error(MPI_ERR_ARG, comm_rank_prefix("cart_rank", comm) + "coords[" + std::to_string(i) +
                                    "] = " + std::to_string(coords[i]) + " is outside the open dimension of size " +
                                    std::to_string(record.dims[i]));
     }
-    rank = rank * record.dims[i] + c;
+    wrapped[i] = *c;
   }
-  return static_cast<int>(rank);
+  return grid_rank(record.dims, wrapped);
 }
 
 std::vector<int> cart_coords(MPI_Comm comm, int rank) {
@@ -107,17 +100,7 @@ ShiftResult cart_shift(MPI_Comm comm, int direction, int disp) {
                                  " is outside [0, " + std::to_string(ndims) + ")");
   }
   const auto d = static_cast<std::size_t>(direction);
-  std::int64_t stride = 1;
-  for (std::size_t i = d + 1; i < record.dims.size(); ++i) stride *= record.dims[i];
-  const std::int64_t own = grid_rank(record.dims, record.coords);
-  const int n = record.dims[d];
-  const bool wraps = record.periods[d];
-  const auto neighbor = [&](std::int64_t offset) {
-    const std::int64_t c = place(record.coords[d] + offset, n, wraps);
-    if (c < 0) return MPI_PROC_NULL;
-    return static_cast<int>(own + (c - record.coords[d]) * stride);
-  };
-  return {neighbor(-std::int64_t{disp}), neighbor(disp)};
+  return {shifted_rank(record, d, -std::int64_t{disp}), shifted_rank(record, d, disp)};
 }
 
 }  // namespace distopo

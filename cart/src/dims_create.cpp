@@ -1,6 +1,6 @@
 // dims_create: the most balanced factorization of nnodes / prod(preset) into
-// the free dimensions, without touching the heap (MPI_Dims_create is called in
-// start-up code, and MPICH's answer costs tens of nanoseconds for small n).
+// the free dimensions, without touching the heap: MPI_Dims_create is called in
+// start-up code and must not cost more than MPICH's (docs/design/dims-create.md).
 //  1. Factor into primes: powers of two by counting zero bits, odd primes up
 //     to sqrt(2^31) by trial division with a multiplication instead of a
 //     division (n * p^-1 mod 2^32 <= (2^32 - 1) / p iff p divides n).

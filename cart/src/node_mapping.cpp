@@ -68,21 +68,6 @@ std::optional<std::vector<int>> plan_node_block(std::span<const int> dims, std::
   return search.best;
 }
 
-int grid_rank(std::span<const int> dims, std::span<const int> coords) {
-  std::int64_t rank = 0;
-  for (std::size_t i = 0; i < dims.size(); ++i) rank = rank * dims[i] + coords[i];
-  return static_cast<int>(rank);
-}
-
-std::vector<int> grid_coords(std::span<const int> dims, int rank) {
-  std::vector<int> coords(dims.size());
-  for (std::size_t i = dims.size(); i-- > 0;) {
-    coords[i] = rank % dims[i];
-    rank /= dims[i];
-  }
-  return coords;
-}
-
 int node_block_rank(std::span<const int> dims, std::span<const int> inner, int node, int local) {
   std::vector<int> node_dims(dims.size());
   for (std::size_t i = 0; i < dims.size(); ++i) node_dims[i] = dims[i] / inner[i];

@@ -51,6 +51,12 @@ Comm duplicate(MPI_Comm comm) {
   return Comm::adopt(copy);
 }
 
+Comm split_by_rank(MPI_Comm comm, int new_rank) {
+  MPI_Comm result = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &result), "MPI_Comm_split");
+  return Comm::adopt(result);
+}
+
 void require_intracommunicator(MPI_Comm comm, const char* caller) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
   int is_inter = 0;

@@ -7,22 +7,14 @@
 // without folding ranks onto partners (recursive doubling needs two extra
 // steps when P is not a power of two). O(log P) messages and memory per rank.
 //
-// Radix 2 against a radix-4 dissemination (3 partners per round), over all
-// seven families of distgraph_scaling, two runs each, geometric mean of
-// mpich/distopo at P = 4 / 8 / 16: 1.24 / 1.15 / 1.12 against 1.04 / 1.15 /
-// 1.16, radix 4 losing 0.68 for powerlaw at P = 4, where one round reaches
-// every rank and all of them wait for the hub.
-//
-// Why not MPI_Iallreduce: MPICH 4.0 builds a schedule for every call, which
-// costs 4.3 us at two ranks against 1.3 us for one message exchange (measured
-// here), and its schedule storage grows in steps with P.
-//
-// Why message-driven (the caller probes, this class only receives what it is
-// handed): every MPI_Test on a pending request is a progress poll of its own,
-// and with more ranks than cores a poll that finds nothing gives the core
-// away. The sparse exchange polls once per turn with one MPI_Iprobe for all of
-// its messages; testing the reduction's requests as well tripled its polls and
-// made the exchange 1.5x slower at 8 ranks on 2 cores (286 -> 184 us).
+// Radix 2: a higher radix was no faster where it was measured and slower on
+// hub-heavy graphs at small P. Not MPI_Iallreduce: MPICH builds a schedule
+// for every call, which costs more than one message exchange and grows with
+// P. Message-driven (the caller probes, this class only receives what it is
+// handed) because every MPI_Test on a pending request is a progress poll of
+// its own, and with more ranks than cores a poll that finds nothing gives the
+// core away: the sparse exchange polls once per turn for all of its messages.
+// Measurements: docs/design/sparse-exchange.md.
 //
 // The offsets 2^j are distinct and below P, so a rank hears from each source
 // once: the source of a message names its round. Messages that arrive before

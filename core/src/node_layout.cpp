@@ -1,35 +1,16 @@
 #include "distopo/core/node_layout.hpp"
 
 #include <array>
-#include <cerrno>
 #include <cstdlib>
-#include <string>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/info.hpp"
 
 namespace distopo {
-namespace {
-
-int parse_positive(const char* text) {
-  if (text == nullptr || *text == '\0') return 0;
-  errno = 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || value <= 0 || value > 0x7fffffffL) return 0;
-  return static_cast<int>(value);
-}
-
-}  // namespace
 
 int emulated_ranks_per_node(MPI_Info info) {
-  if (info != MPI_INFO_NULL) {
-    std::array<char, 32> value{};
-    int found = 0;
-    check_mpi(MPI_Info_get(info, kRanksPerNodeInfoKey, static_cast<int>(value.size()) - 1, value.data(), &found),
-              "MPI_Info_get");
-    if (found) return parse_positive(value.data());
-  }
+  if (const auto value = info_value(info, kRanksPerNodeInfoKey)) return parse_positive(value->c_str());
   return parse_positive(std::getenv(kRanksPerNodeEnv));
 }
 

@@ -9,33 +9,42 @@
 
 namespace distopo {
 
-namespace detail {
+namespace {
+
 struct ChannelCache {
   std::array<Comm, 2> comms;
   unsigned rounds = 0;
 };
-}  // namespace detail
+
+int delete_cache(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<ChannelCache*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// Not copied by MPI_Comm_dup: a duplicate gets channels of its own.
+constinit const RuntimeKeyval channel_keyval{MPI_COMM_NULL_COPY_FN, delete_cache};
+
+}  // namespace
 
 PrivateChannel private_channel(MPI_Comm comm) {
-  const int keyval = channel_keyval();
+  const int keyval = channel_keyval.get();
   void* attribute = nullptr;
   int found = 0;
   check_mpi(MPI_Comm_get_attr(comm, keyval, &attribute, &found), "MPI_Comm_get_attr");
-  auto* cache = static_cast<detail::ChannelCache*>(attribute);
+  auto* cache = static_cast<ChannelCache*>(attribute);
   if (!found) {
-    auto owned = std::make_unique<detail::ChannelCache>();
+    auto owned = std::make_unique<ChannelCache>();
     check_mpi(MPI_Comm_set_attr(comm, keyval, owned.get()), "MPI_Comm_set_attr");
     cache = owned.release();
   }
   // The second duplicate is made by the second call, not with the first: a
-  // program that creates one topology pays for one duplicate (two overlapped
-  // MPI_Comm_idup cost twice one MPI_Comm_dup here: 584 vs 268 us at P=8).
+  // program that creates one topology pays for one duplicate (overlapping two
+  // duplications does not hide the cost of the second;
+  // docs/design/sparse-exchange.md).
   Comm& channel = cache->comms[cache->rounds % 2];
   if (!channel) channel = duplicate(comm);
   ++cache->rounds;
   return {channel.get()};
 }
-
-void delete_channel_cache(void* attribute) noexcept { delete static_cast<detail::ChannelCache*>(attribute); }
 
 }  // namespace distopo

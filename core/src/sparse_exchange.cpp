@@ -26,9 +26,8 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   const MPI_Datatype element_type = contiguous_bytes(element_size);
 
   // Eager sends, each confirmed by an acknowledgement from its receiver:
-  // NBX's synchronous-send semantics without MPI_Issend, which MPICH 4.0 over
-  // UCX completes about ten times slower (120 us against 12 us for four
-  // messages between two ranks, measured here).
+  // NBX's synchronous-send semantics without MPI_Issend, which MPICH over UCX
+  // completes far more slowly (docs/design/sparse-exchange.md).
   std::vector<MPI_Request> sends;
   sends.reserve(outgoing.size());
   for (const RawMessage& message : outgoing) {

@@ -1,5 +1,6 @@
 #include "distopo/core/topology.hpp"
 
+#include <new>
 #include <string>
 
 #include "distopo/core/error.hpp"
@@ -8,6 +9,23 @@
 namespace distopo {
 namespace {
 using SharedRecord = std::shared_ptr<const TopologyRecord>;
+
+int copy_record(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+  // Records are immutable: the copy shares them.
+  auto* copy = new (std::nothrow) SharedRecord(*static_cast<SharedRecord*>(attribute_in));
+  if (copy == nullptr) return MPI_ERR_NO_MEM;
+  *static_cast<void**>(attribute_out) = copy;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int delete_record(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<SharedRecord*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// MPI_Comm_dup and friends carry the record; MPI_Comm_free drops it.
+constinit const RuntimeKeyval topology_keyval{copy_record, delete_record};
 
 const char* kind_name(const TopologyRecord& record) {
   switch (record.index()) {
@@ -26,7 +44,7 @@ const char* wanted_name() {
 }  // namespace
 
 void attach_topology(MPI_Comm comm, TopologyRecord record) {
-  const int keyval = topology_keyval();
+  const int keyval = topology_keyval.get();
   auto* attribute = new SharedRecord(std::make_shared<const TopologyRecord>(std::move(record)));
   const int rc = MPI_Comm_set_attr(comm, keyval, attribute);
   if (rc != MPI_SUCCESS) delete attribute;
@@ -37,7 +55,7 @@ const TopologyRecord* find_topology(MPI_Comm comm) {
   if (comm == MPI_COMM_NULL) return nullptr;
   void* attribute = nullptr;
   int found = 0;
-  check_mpi(MPI_Comm_get_attr(comm, topology_keyval(), &attribute, &found), "MPI_Comm_get_attr");
+  check_mpi(MPI_Comm_get_attr(comm, topology_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
   if (!found) return nullptr;
   return static_cast<SharedRecord*>(attribute)->get();
 }

@@ -5,111 +5,35 @@
 #include <algorithm>
 #include <climits>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "creation_agreement.hpp"
-#include "distopo/core/edge_key.hpp"
-#include "distopo/core/key_sort.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
+#include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/edge_redistribution.hpp"
+#include "distopo/distgraph/key_sort.hpp"
 #include "edge_input.hpp"
 #include "install_topology.hpp"
+#include "kokkos_runtime.hpp"
+#include "peer_buckets.hpp"
 
 namespace distopo {
 namespace {
 
-// Slot of each peer, in order of first appearance. Edges usually come grouped
-// by source, so the last lookup is remembered.
-class PeerSlots {
- public:
-  std::size_t slot(int peer) {
-    if (peer == last_peer_) return last_slot_;
-    auto [it, inserted] = slot_of_.try_emplace(peer, peers_.size());
-    if (inserted) peers_.push_back(peer);
-    last_peer_ = peer;
-    last_slot_ = it->second;
-    return last_slot_;
-  }
-  [[nodiscard]] const std::vector<int>& peers() const { return peers_; }
-
- private:
-  std::unordered_map<int, std::size_t> slot_of_;
-  std::vector<int> peers_;
-  int last_peer_ = -1;
-  std::size_t last_slot_ = 0;
-};
-
 // Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
-// (in, s, w) stored by rank d. Ends this rank stores go straight to `own`; the
-// others are packed into one array, one contiguous run per peer.
-class EdgeBuckets {
- public:
-  template <class Input>
-  EdgeBuckets(const Input& input, int self, std::vector<EdgeKey>& own) {
-    PeerSlots slots;
-    std::vector<std::size_t> counts;
-    std::size_t own_count = 0;
-    auto count = [&](int owner) {
-      if (owner == self) {
-        ++own_count;
-        return;
-      }
-      const std::size_t slot = slots.slot(owner);
-      if (slot == counts.size()) counts.push_back(0);
-      ++counts[slot];
-    };
-    input.for_each([&](int source, int destination, int) {
-      count(source);
-      count(destination);
-    });
-
-    peers_ = slots.peers();
-    offsets_.resize(peers_.size() + 1, 0);
-    for (std::size_t slot = 0; slot < peers_.size(); ++slot) offsets_[slot + 1] = offsets_[slot] + counts[slot];
-    keys_.resize(offsets_.back());
-    own.reserve(own_count);
-
-    std::vector<std::size_t> cursor(offsets_.begin(), offsets_.end() - 1);
-    auto store = [&](int owner, EdgeKey key) {
-      if (owner == self) own.push_back(key);
-      else keys_[cursor[slots.slot(owner)]++] = key;
-    };
+// (in, s, w) stored by rank d.
+template <class Input>
+auto edge_ends(const Input& input) {
+  return [&input](auto&& emit) {
     input.for_each([&](int source, int destination, int weight) {
-      store(source, pack_edge(EdgeDirection::out, destination, weight));
-      store(destination, pack_edge(EdgeDirection::in, source, weight));
+      emit(source, pack_edge(EdgeDirection::out, destination, weight));
+      emit(destination, pack_edge(EdgeDirection::in, source, weight));
     });
-  }
-
-  // A single message is limited to INT_MAX elements.
-  [[nodiscard]] std::optional<LocalError> check_message_sizes(int rank) const {
-    for (std::size_t slot = 0; slot < peers_.size(); ++slot) {
-      if (offsets_[slot + 1] - offsets_[slot] > static_cast<std::size_t>(INT_MAX)) {
-        return detail::bad_value(MPI_ERR_ARG, rank,
-                                 "more than INT_MAX edge ends for rank " + std::to_string(peers_[slot]));
-      }
-    }
-    return std::nullopt;
-  }
-
-  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
-    std::vector<OutgoingMessage<EdgeKey>> messages;
-    messages.reserve(peers_.size());
-    for (std::size_t slot = 0; slot < peers_.size(); ++slot) {
-      messages.push_back({peers_[slot], std::span<const EdgeKey>(keys_.data() + offsets_[slot],
-                                                                   offsets_[slot + 1] - offsets_[slot])});
-    }
-    return messages;
-  }
-
- private:
-  std::vector<int> peers_;
-  std::vector<std::size_t> offsets_;
-  std::vector<EdgeKey> keys_;
-};
+  };
+}
 
 // Sorted keys -> the record: in-ends come first (direction bit 0).
 DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted) {
@@ -151,19 +75,23 @@ class DegreeTally {
 // Validate -> bucket -> exchange on `channel` -> sort: the lists of this rank.
 template <class Input>
 DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options) {
-  constexpr const char* kCaller = "dist_graph_create";
+  constexpr const char* kCaller = detail::kCreate;
   ensure_runtime();
+  detail::ensure_kokkos();
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
   std::optional<LocalError> error = input.validate(rank, size);
-  std::vector<EdgeKey> own;
+  std::vector<EdgeKey> own;  // the ends this rank stores: its own, then those received
   std::vector<OutgoingMessage<EdgeKey>> messages;
-  std::optional<EdgeBuckets> buckets;
+  std::optional<detail::PeerBuckets> buckets;
   if (!error) {
-    buckets.emplace(input, rank, own);
-    error = buckets->check_message_sizes(rank);
-    if (!error) messages = buckets->messages();
+    buckets.emplace(rank, edge_ends(input), own);
+    if (const std::optional<int> peer = buckets->oversized_peer()) {
+      error = rank_error(MPI_ERR_ARG, kCaller, rank, "more than INT_MAX edge ends for rank " + std::to_string(*peer));
+    } else {
+      messages = buckets->messages();
+    }
   }
 
   // On error this rank sends nothing but still takes part, so nobody hangs.
@@ -181,9 +109,9 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
       .on_rejected =
           [&](int destination, int) {
             if (error) return;
-            error = detail::bad_value(MPI_ERR_ARG, rank,
-                                      "its edges would give rank " + std::to_string(destination) +
-                                          " an in- or out-degree above INT_MAX");
+            error = rank_error(MPI_ERR_ARG, kCaller, rank,
+                               "its edges would give rank " + std::to_string(destination) +
+                                   " an in- or out-degree above INT_MAX");
             agreement.record_error(rank);
           }};
   sparse_exchange_into<EdgeKey>(
@@ -203,7 +131,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
 template <class Input>
 Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
   ensure_runtime();
-  require_intracommunicator(comm_old, "dist_graph_create");
+  require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
   return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options));
 }

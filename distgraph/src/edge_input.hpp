@@ -1,7 +1,10 @@
 #pragma once
-// The two ways edges reach dist_graph_create (the standard's arrays, or a list
-// of Edge), behind one interface: validate() checks every value locally and
-// for_each() visits (source, destination, weight) triples of valid input.
+// How edges reach the distributed-graph constructors, each input checked
+// locally with the same checks and messages: dist_graph_create's standard
+// arrays (ArrayEdges) or list of Edge (ListEdges), and one direction of
+// dist_graph_create_adjacent's lists (AdjacentSide). validate() returns the
+// first bad value; for_each() visits (source, destination, weight) of valid
+// input.
 #include <climits>
 #include <cstdint>
 #include <optional>
@@ -13,22 +16,33 @@
 
 namespace distopo::detail {
 
-inline LocalError bad_value(int error_class, int rank, const std::string& what) {
-  return rank_error(error_class, "dist_graph_create", rank, what);
+inline constexpr const char* kCreate = "dist_graph_create";
+inline constexpr const char* kCreateAdjacent = "dist_graph_create_adjacent";
+
+using Check = std::optional<LocalError>;
+
+// "name[index] = value" ("name = value" when index < 0): how every message
+// about one input value begins.
+inline std::string value_text(const char* name, std::int64_t index, int value) {
+  return std::string(name) + (index < 0 ? "" : "[" + std::to_string(index) + "]") + " = " + std::to_string(value);
 }
 
-inline std::optional<LocalError> check_rank(const char* array, std::int64_t index, int value, int rank, int size) {
+inline Check check_rank(const char* caller, const char* name, std::int64_t index, int value, int rank, int size) {
   if (value >= 0 && value < size) return std::nullopt;
-  return bad_value(MPI_ERR_RANK, rank,
-                   std::string(array) + "[" + std::to_string(index) + "] = " + std::to_string(value) +
-                       " is not a rank of the communicator (size " + std::to_string(size) + ")");
+  return rank_error(
+      MPI_ERR_RANK, caller, rank,
+      value_text(name, index, value) + " is not a rank of the communicator (size " + std::to_string(size) + ")");
 }
 
-inline std::optional<LocalError> check_weight(const char* array, std::int64_t index, int value, int rank) {
+inline Check check_weight(const char* caller, const char* name, std::int64_t index, int value, int rank) {
   if (value >= 0) return std::nullopt;
-  return bad_value(MPI_ERR_ARG, rank,
-                   std::string(array) + "[" + std::to_string(index) + "] = " + std::to_string(value) +
-                       " is negative; weights must be non-negative");
+  return rank_error(MPI_ERR_ARG, caller, rank,
+                    value_text(name, index, value) + " is negative; weights must be non-negative");
+}
+
+inline Check check_degree(const char* caller, const char* name, std::int64_t index, int value, int rank) {
+  if (value >= 0) return std::nullopt;
+  return rank_error(MPI_ERR_ARG, caller, rank, value_text(name, index, value) + " is negative");
 }
 
 // The standard's (n, sources, degrees, destinations, weights).
@@ -42,38 +56,32 @@ class ArrayEdges {
         weights_(weights),
         weighted_(weighted) {}
 
-  [[nodiscard]] std::optional<LocalError> validate(int rank, int size) const {
-    if (n_ < 0) return bad_value(MPI_ERR_ARG, rank, "n = " + std::to_string(n_) + " is negative");
+  [[nodiscard]] Check validate(int rank, int size) const {
+    if (Check error = check_degree(kCreate, "n", -1, n_, rank)) return error;
     if (n_ > 0 && (sources_ == nullptr || degrees_ == nullptr)) {
-      return bad_value(MPI_ERR_ARG, rank, "sources or degrees is NULL with n = " + std::to_string(n_));
+      return rank_error(MPI_ERR_ARG, kCreate, rank, "sources or degrees is NULL with n = " + std::to_string(n_));
     }
     std::int64_t total = 0;
     for (int i = 0; i < n_; ++i) {
-      if (auto error = check_rank("sources", i, sources_[i], rank, size)) return error;
-      if (degrees_[i] < 0) {
-        return bad_value(MPI_ERR_ARG, rank,
-                         "degrees[" + std::to_string(i) + "] = " + std::to_string(degrees_[i]) + " is negative");
-      }
+      if (Check error = check_rank(kCreate, "sources", i, sources_[i], rank, size)) return error;
+      if (Check error = check_degree(kCreate, "degrees", i, degrees_[i], rank)) return error;
       total += degrees_[i];
       if (total > INT_MAX) {
-        return bad_value(MPI_ERR_ARG, rank,
-                         "the degrees sum to more than INT_MAX (at degrees[" + std::to_string(i) + "])");
+        return rank_error(MPI_ERR_ARG, kCreate, rank,
+                          "the degrees sum to more than INT_MAX (at degrees[" + std::to_string(i) + "])");
       }
     }
     if (total > 0 && (destinations_ == nullptr || (weighted_ && weights_ == nullptr))) {
-      return bad_value(MPI_ERR_ARG, rank, "destinations or weights is NULL with " + std::to_string(total) + " edges");
+      return rank_error(MPI_ERR_ARG, kCreate, rank,
+                        "destinations or weights is NULL with " + std::to_string(total) + " edges");
     }
     for (std::int64_t j = 0; j < total; ++j) {
-      if (auto error = check_rank("destinations", j, destinations_[j], rank, size)) return error;
-      if (weighted_) {
-        if (auto error = check_weight("weights", j, weights_[j], rank)) return error;
-      }
+      if (Check error = check_rank(kCreate, "destinations", j, destinations_[j], rank, size)) return error;
+      if (!weighted_) continue;
+      if (Check error = check_weight(kCreate, "weights", j, weights_[j], rank)) return error;
     }
-    edges_ = total;
     return std::nullopt;
   }
-
-  [[nodiscard]] std::int64_t edge_count() const { return edges_; }
 
   template <class Visit>
   void for_each(Visit&& visit) const {
@@ -91,7 +99,6 @@ class ArrayEdges {
   const int* destinations_;
   const int* weights_;
   bool weighted_;
-  mutable std::int64_t edges_ = 0;
 };
 
 // A list of Edge.
@@ -99,19 +106,18 @@ class ListEdges {
  public:
   ListEdges(std::span<const Edge> edges, bool weighted) : edges_(edges), weighted_(weighted) {}
 
-  [[nodiscard]] std::optional<LocalError> validate(int rank, int size) const {
+  [[nodiscard]] Check validate(int rank, int size) const {
     for (std::size_t i = 0; i < edges_.size(); ++i) {
       const auto index = static_cast<std::int64_t>(i);
-      if (auto error = check_rank("edges.source", index, edges_[i].source, rank, size)) return error;
-      if (auto error = check_rank("edges.destination", index, edges_[i].destination, rank, size)) return error;
-      if (weighted_) {
-        if (auto error = check_weight("edges.weight", index, edges_[i].weight, rank)) return error;
+      if (Check error = check_rank(kCreate, "edges.source", index, edges_[i].source, rank, size)) return error;
+      if (Check error = check_rank(kCreate, "edges.destination", index, edges_[i].destination, rank, size)) {
+        return error;
       }
+      if (!weighted_) continue;
+      if (Check error = check_weight(kCreate, "edges.weight", index, edges_[i].weight, rank)) return error;
     }
     return std::nullopt;
   }
-
-  [[nodiscard]] std::int64_t edge_count() const { return static_cast<std::int64_t>(edges_.size()); }
 
   template <class Visit>
   void for_each(Visit&& visit) const {
@@ -121,6 +127,32 @@ class ListEdges {
  private:
   std::span<const Edge> edges_;
   bool weighted_;
+};
+
+// One direction of dist_graph_create_adjacent: degree, ranks and weights as
+// given, with the standard's argument names for messages.
+struct AdjacentSide {
+  const char* degree_name;
+  const char* ranks_name;
+  const char* weights_name;
+  int degree;
+  const int* ranks;
+  const int* weights;
+
+  [[nodiscard]] Check validate(bool weighted, int rank, int size) const {
+    if (Check error = check_degree(kCreateAdjacent, degree_name, -1, degree, rank)) return error;
+    if (degree > 0 && (ranks == nullptr || (weighted && weights == nullptr))) {
+      return rank_error(
+          MPI_ERR_ARG, kCreateAdjacent, rank,
+          std::string(ranks_name) + " or " + weights_name + " is NULL with " + value_text(degree_name, -1, degree));
+    }
+    for (int i = 0; i < degree; ++i) {
+      if (Check error = check_rank(kCreateAdjacent, ranks_name, i, ranks[i], rank, size)) return error;
+      if (!weighted) continue;
+      if (Check error = check_weight(kCreateAdjacent, weights_name, i, weights[i], rank)) return error;
+    }
+    return std::nullopt;
+  }
 };
 
 }  // namespace distopo::detail

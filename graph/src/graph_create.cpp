@@ -103,10 +103,7 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
   const int rank = comm_rank(comm_old);
   const int new_rank =
       reorder ? node_aware_rank(comm_old, nnodes, index, edges, info) : (rank < nnodes ? rank : MPI_UNDEFINED);
-  MPI_Comm split = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm_old, new_rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, new_rank, &split),
-            "MPI_Comm_split");
-  Comm base = Comm::adopt(split);
+  Comm base = split_by_rank(comm_old, new_rank);
   if (base.is_null()) return base;
   GraphTopology record;
   const auto n = static_cast<std::size_t>(nnodes);

@@ -13,22 +13,16 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo {
 
-// Periodicity of one dimension.
-enum class Periodicity : bool { open = false, periodic = true };
+// Periodicity of one dimension (the enum lives with the topology record).
 inline constexpr Periodicity open = Periodicity::open;
 inline constexpr Periodicity periodic = Periodicity::periodic;
 
-struct CartOptions {
-  // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
-  bool reorder = false;
-  // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
-  // ranks (see README, "Info keys"). MPI_INFO_NULL is always valid.
-  MPI_Info info = MPI_INFO_NULL;
-};
+using CartOptions = ReorderOptions;
 
 // cart_shift's answer: whom to receive from and whom to send to
 // (MPI_PROC_NULL past an open end).
@@ -90,8 +84,10 @@ Comm cart_sub(MPI_Comm comm, const int remain_dims[]);
 // Throw MPI_ERR_TOPOLOGY on a communicator without a Cartesian topology.
 
 int cartdim_get(MPI_Comm comm);
-// Valid while `comm` (or a dup of it) lives.
+// Valid while `comm` (or a dup of it) lives. Not on a temporary Comm, which
+// would free the grid before the reference is used.
 const CartGrid& cart_get(MPI_Comm comm);
+const CartGrid& cart_get(Comm&& comm) = delete;
 // Writes at most maxdims entries of each array (nothing for a 0-dim grid).
 void cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
 

@@ -29,7 +29,7 @@ struct DistGraphOptions {
   // May ranks be renumbered? Must agree on all ranks. Accepted; ranks are kept
   // until the mapping lands.
   bool reorder = false;
-  // Hints; see README ("Info keys"). MPI_INFO_NULL is always valid.
+  // Hints; see README ("Configuration"). MPI_INFO_NULL is always valid.
   MPI_Info info = MPI_INFO_NULL;
 };
 
@@ -65,7 +65,10 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sourc
 // Local queries; throw MPI_ERR_TOPOLOGY on a communicator without a
 // distributed graph topology.
 DistGraphDegrees dist_graph_neighbors_count(MPI_Comm comm);
-// The lists themselves, valid while `comm` (or a dup of it) lives.
+// The lists themselves, valid while `comm` (or a dup of it) lives. Not on a
+// temporary Comm (dist_graph_neighbors(dist_graph_create(...))), which would
+// free the lists before the reference is used.
 const DistGraphNeighbors& dist_graph_neighbors(MPI_Comm comm);
+const DistGraphNeighbors& dist_graph_neighbors(Comm&& comm) = delete;
 
 }  // namespace distopo

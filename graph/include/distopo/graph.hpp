@@ -8,17 +8,12 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/topology.hpp"
 
 namespace distopo {
 
-struct GraphOptions {
-  // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
-  bool reorder = false;
-  // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
-  // ranks (see README, "Info keys"). MPI_INFO_NULL is always valid.
-  MPI_Info info = MPI_INFO_NULL;
-};
+using GraphOptions = ReorderOptions;
 
 struct GraphDims {
   int nnodes;
@@ -55,8 +50,11 @@ int graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], M
 // Throw MPI_ERR_TOPOLOGY on a communicator without a graph topology.
 
 GraphDims graphdims_get(MPI_Comm comm);
-// index and edges as given; valid while `comm` (or a dup of it) lives.
+// index and edges as given; valid while `comm` (or a dup of it) lives. The
+// overloads that return references refuse a temporary Comm, which would free
+// the graph before the reference is used.
 const GraphTopology& graph_get(MPI_Comm comm);
+const GraphTopology& graph_get(Comm&& comm) = delete;
 // Writes at most maxindex / maxedges entries.
 void graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
 
@@ -64,6 +62,7 @@ void graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges
 int graph_neighbors_count(MPI_Comm comm, int rank);
 // In the order given to graph_create; valid while `comm` (or a dup) lives.
 std::span<const int> graph_neighbors(MPI_Comm comm, int rank);
+std::span<const int> graph_neighbors(Comm&& comm, int rank) = delete;
 // Writes at most maxneighbors entries.
 void graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
+#include "distopo/core/grid.hpp"  // grid_rank, grid_coords
 
 namespace distopo {
 
@@ -30,9 +31,5 @@ std::int64_t block_cut(std::span<const int> dims, std::span<const Periodicity> p
 
 // Grid rank of local index `local` on node `node` under the block `inner`.
 int node_block_rank(std::span<const int> dims, std::span<const int> inner, int node, int local);
-
-// Row-major grid rank of `coords` (each within [0, dims[i])) and the inverse.
-int grid_rank(std::span<const int> dims, std::span<const int> coords);
-std::vector<int> grid_coords(std::span<const int> dims, int rank);
 
 }  // namespace distopo

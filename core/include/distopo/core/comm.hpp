@@ -42,6 +42,11 @@ int comm_size(MPI_Comm comm);
 // inside an interposed MPI_* function.
 Comm duplicate(MPI_Comm comm);
 
+// Collective over `comm`: the processes with a `new_rank` other than
+// MPI_UNDEFINED, in a new communicator where each has that rank; a null Comm
+// for the others. How a constructor that chose the ranks makes its result.
+Comm split_by_rank(MPI_Comm comm, int new_rank);
+
 // Throws MPI_ERR_COMM unless `comm` is a valid intracommunicator: topologies
 // are defined on intracommunicators only.
 void require_intracommunicator(MPI_Comm comm, const char* caller);

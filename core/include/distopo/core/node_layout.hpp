@@ -11,6 +11,16 @@ namespace distopo {
 inline constexpr const char* kRanksPerNodeInfoKey = "distopo_ranks_per_node";
 inline constexpr const char* kRanksPerNodeEnv = "DISTOPO_RANKS_PER_NODE";
 
+// The options of the constructors that may reorder by node (cart_create,
+// graph_create).
+struct ReorderOptions {
+  // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
+  bool reorder = false;
+  // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
+  // ranks (see README, "Configuration"). MPI_INFO_NULL is always valid.
+  MPI_Info info = MPI_INFO_NULL;
+};
+
 struct NodeLayout {
   int node = 0;            // this rank's node, numbered 0 .. node_count-1 in order of the node's lowest rank
   int local_rank = 0;      // this rank's index on its node (order of ranks in comm)

@@ -10,9 +10,12 @@
 
 namespace distopo {
 
+// Periodicity of one Cartesian dimension.
+enum class Periodicity : bool { open = false, periodic = true };
+
 struct CartesianTopology {
   std::vector<int> dims;
-  std::vector<bool> periods;
+  std::vector<Periodicity> periods;
   std::vector<int> coords;  // of the calling rank
 };
 

@@ -29,7 +29,7 @@
 
 #include "distopo/core/topology.hpp"
 
-namespace distopo {
+namespace distopo::detail {
 
 struct NeighborSequence {
   std::vector<int> sources;       // in-slot -> rank (MPI_PROC_NULL possible for Cartesian)
@@ -45,4 +45,4 @@ struct NeighborSequence {
 // `record`). Local; O(degree) work, plus O(ndims) for Cartesian records.
 NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank);
 
-}  // namespace distopo
+}  // namespace distopo::detail

@@ -1,38 +1,20 @@
-#include "distopo/core/neighbor_sequence.hpp"
+#include "neighbor_sequence.hpp"
 
 #include <cstddef>
-#include <cstdint>
 #include <type_traits>
 #include <variant>
 
-namespace distopo {
-namespace {
+#include "distopo/core/grid.hpp"
 
-// Row-major rank of `coords` (the convention of cart_rank).
-std::int64_t grid_rank(const std::vector<int>& dims, const std::vector<int>& coords) {
-  std::int64_t rank = 0;
-  for (std::size_t i = 0; i < dims.size(); ++i) rank = rank * dims[i] + coords[i];
-  return rank;
-}
+namespace distopo::detail {
+namespace {
 
 NeighborSequence cartesian_sequence(const CartesianTopology& cart) {
   NeighborSequence s;
   const std::size_t ndims = cart.dims.size();
   s.sources.reserve(2 * ndims);
-  std::vector<int> coords = cart.coords;
   for (std::size_t d = 0; d < ndims; ++d) {
-    const int own = cart.coords[d];
-    for (int step : {-1, +1}) {
-      int c = own + step;
-      int neighbor = MPI_PROC_NULL;
-      if (cart.periods[d]) c = ((c % cart.dims[d]) + cart.dims[d]) % cart.dims[d];
-      if (c >= 0 && c < cart.dims[d]) {
-        coords[d] = c;
-        neighbor = static_cast<int>(grid_rank(cart.dims, coords));
-      }
-      coords[d] = own;
-      s.sources.push_back(neighbor);
-    }
+    for (int step : {-1, +1}) s.sources.push_back(shifted_rank(cart, d, step));
   }
   s.destinations = s.sources;
   for (std::size_t d = 0; d < ndims; ++d) {
@@ -89,4 +71,4 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
       record);
 }
 
-}  // namespace distopo
+}  // namespace distopo::detail

@@ -5,14 +5,14 @@
 // chunks that count and scatter in parallel on Kokkos' host execution space,
 // so an OpenMP build of Kokkos sorts on all cores; the Serial build runs the
 // same code on one. Linear in the number of keys, no buckets indexed by rank.
-// Inputs that fit the L1 cache (up to 4096 keys) take std::sort, which wins
-// there (bench/key_sort_bench).
+// Small inputs take std::sort, which is faster there (docs/design/key-sort.md).
 #include <cstdint>
 #include <span>
 
 namespace distopo {
 
-// Sorts ascending. Kokkos must be initialized (ensure_runtime() does it).
+// Sorts ascending. Kokkos must be initialized (the distgraph constructors
+// start it when the application has not).
 void sort_keys(std::span<std::uint64_t> keys);
 
 }  // namespace distopo

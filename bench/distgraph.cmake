@@ -1,0 +1,19 @@
+# distgraph/: the scaling study of dist_graph_create against MPICH's
+# (mpiexec -n P distgraph_scaling, JSON lines; scaling_report prints the
+# table), and the local key sort against std::sort (Google Benchmark).
+
+# The graph families of the scaling study, shared by its drivers.
+add_library(distopo_graph_families STATIC graph_families.cpp)
+target_link_libraries(distopo_graph_families PUBLIC distopo_cart PRIVATE distopo_warnings)
+
+distopo_add_benchmark(distgraph_scaling SOURCES distgraph_scaling.cpp
+                      LIBS distopo_distgraph distopo_graph_families CLI11::CLI11 nlohmann_json::nlohmann_json)
+if(DISTOPO_SANITIZE)
+  # The sanitizer owns malloc; the heap meter cannot replace it there.
+  target_compile_definitions(distgraph_scaling PRIVATE DISTOPO_NO_HEAP_METER)
+else()
+  target_sources(distgraph_scaling PRIVATE heap_meter.cpp)
+endif()
+distopo_add_benchmark(scaling_report SOURCES scaling_report.cpp LIBS nlohmann_json::nlohmann_json)
+distopo_add_benchmark(key_sort_bench SOURCES key_sort_bench.cpp
+                      LIBS distopo_distgraph Kokkos::kokkos benchmark::benchmark)

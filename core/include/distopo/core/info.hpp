@@ -1,0 +1,22 @@
+#pragma once
+// Reading the settings distopo documents (README, Configuration): info keys
+// and environment variables, parsed the same way everywhere.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+
+namespace distopo {
+
+// The value of `key` in `info`, whole; nullopt when `info` is MPI_INFO_NULL
+// or has no such key. Local.
+std::optional<std::string> info_value(MPI_Info info, const char* key);
+
+// A positive int in decimal; 0 for anything else (null, empty, other
+// characters, out of range).
+int parse_positive(const char* text);
+
+// An info flag is set by "true" or "1".
+bool parse_flag(const std::string& text);
+
+}  // namespace distopo

@@ -1,0 +1,154 @@
+#pragma once
+// Neighborhood collectives with the standard's argument lists: the entry
+// points the C API forwards MPI_Neighbor_*, MPI_Ineighbor_* and
+// MPI_Neighbor_*_init to, and the escape hatch for callers with their own MPI
+// datatypes. Most C++ code wants the typed API in <distopo/neighbor.hpp>.
+//
+// Semantics (all three topology kinds):
+//   - Buffers are indexed by the in/out neighbor sequence; MPI_PROC_NULL slots
+//     (open Cartesian ends) are neither sent nor written.
+//   - Isolation: traffic runs on a private duplicate of `comm`, made at the
+//     first neighborhood collective on `comm` (that first call is therefore
+//     also an MPI_Comm_dup, collective over `comm`) and cached on it. User
+//     messages on `comm` can never match ours; every started collective gets
+//     its own tag, and collectives started in the same order on every rank (as
+//     MPI requires) also match in that order on each (source, tag).
+//   - Blocking forms post all receives, then all sends, then wait.
+//   - Non-blocking forms return a generalized request (MPICH's
+//     MPIX_Grequest_class with a poll function that tests the underlying
+//     sends and receives, and a wait function that waits for them), so
+//     MPI_Wait/Test/Waitall/Testall/Waitany/... complete and progress it.
+//     MPI_Cancel has no effect and MPI_Request_free before completion is
+//     erroneous (as for every non-blocking collective).
+//   - Persistent forms return a distopo::PersistentRequest holding persistent
+//     point-to-point requests (MPI_Send_init/MPI_Recv_init in the same
+//     posting order, one tag fixed at init); start() is one MPI_Startall.
+//   - Errors (distopo::Error): MPI_ERR_COMM for a null communicator,
+//     MPI_ERR_TOPOLOGY when `comm` has no topology (the same on every rank),
+//     MPI_ERR_COUNT for a negative count, MPI_ERR_ARG for a negative
+//     displacement or missing array, MPI_ERR_TYPE for MPI_DATATYPE_NULL,
+//     MPI_ERR_BUFFER for MPI_IN_PLACE (not allowed here) or a null buffer with
+//     data. Validation is local, before anything is sent. A rank that fails it
+//     still completes its part of the exchange with empty messages (and
+//     discards what it receives) before throwing, so its neighbors do not
+//     hang; their slots for that rank are left unspecified (the program is
+//     erroneous). Persistent inits throw without communicating: a rank whose
+//     init failed must not take part in later starts.
+#include <mpi.h>
+
+#include "distopo/neighbor/collective.hpp"
+#include "distopo/neighbor/persistent_request.hpp"
+
+namespace distopo::raw {
+
+// --- allgather -------------------------------------------------------------
+inline void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm) {
+  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
+}
+inline void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
+      .start(request);
+}
+[[nodiscard]] inline PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount,
+                                                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                                               MPI_Datatype recvtype, MPI_Comm comm,
+                                                               MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
+      .init();
+}
+
+// --- allgatherv ------------------------------------------------------------
+inline void neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  detail::NeighborCall(comm,
+                       detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
+      .run();
+}
+inline void ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request* request) {
+  detail::NeighborCall(comm,
+                       detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
+      .start(request);
+}
+[[nodiscard]] inline PersistentRequest neighbor_allgatherv_init(const void* sendbuf, int sendcount,
+                                                                MPI_Datatype sendtype, void* recvbuf,
+                                                                const int recvcounts[], const int displs[],
+                                                                MPI_Datatype recvtype, MPI_Comm comm,
+                                                                MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(
+             comm, detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
+      .init();
+}
+
+// --- alltoall --------------------------------------------------------------
+inline void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm) {
+  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
+}
+inline void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
+      .start(request);
+}
+[[nodiscard]] inline PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                              MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
+      .init();
+}
+
+// --- alltoallv -------------------------------------------------------------
+inline void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm) {
+  detail::NeighborCall(
+      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
+      .run();
+}
+inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request* request) {
+  detail::NeighborCall(
+      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
+      .start(request);
+}
+[[nodiscard]] inline PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
+                                                               const int sdispls[], MPI_Datatype sendtype,
+                                                               void* recvbuf, const int recvcounts[],
+                                                               const int rdispls[], MPI_Datatype recvtype,
+                                                               MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                          rdispls, recvtype})
+      .init();
+}
+
+// --- alltoallw -------------------------------------------------------------
+inline void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  detail::NeighborCall(
+      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
+      .run();
+}
+inline void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Request* request) {
+  detail::NeighborCall(
+      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
+      .start(request);
+}
+[[nodiscard]] inline PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                                               void* recvbuf, const int recvcounts[],
+                                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                                               MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
+  return detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                          rdispls, recvtypes})
+      .init();
+}
+
+}  // namespace distopo::raw

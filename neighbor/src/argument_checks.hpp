@@ -1,0 +1,73 @@
+#pragma once
+// Every argument check of the neighborhood collectives, local and before
+// anything is sent: the standard's arguments (validate), a typed caller's
+// buffer sizes (check_bounds), and the typed front's translation of ranges
+// into counts (element_count, per_slot, per_neighbor). A failed check becomes
+// one LocalError that the engine reports on the no-hang path.
+#include <mpi.h>
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "distopo/core/error.hpp"
+#include "distopo/neighbor/collective.hpp"
+#include "neighbor_sequence.hpp"
+#include "slot_blocks.hpp"
+
+namespace distopo::detail {
+
+using Check = std::optional<LocalError>;
+
+// The standard's arguments against this rank's sequence; the message names
+// the operation and `rank`.
+Check validate(const AllgatherArgs& a, const NeighborSequence& s, int rank);
+Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank);
+Check validate(const AlltoallArgs& a, const NeighborSequence& s, int rank);
+Check validate(const AlltoallvArgs& a, const NeighborSequence& s, int rank);
+Check validate(const AlltoallwArgs& a, const NeighborSequence& s, int rank);
+
+// A non-blocking call needs somewhere to put its request.
+Check check_request(const MPI_Request* request, const char* caller, int rank);
+
+// Blocks of every slot (MPI_PROC_NULL slots included) must lie inside the
+// typed caller's buffers.
+Check check_block(const Block& block, const void* base, std::size_t bytes, bool sending, int slot, const char* caller,
+                  int rank);
+template <class Blocks>
+Check check_bounds(const NeighborSequence& s, const Blocks& blocks, const TypedBounds& bounds, const char* caller,
+                   int rank) {
+  for (int slot = 0; slot < s.outdegree(); ++slot) {
+    if (Check c = check_block(blocks.send(slot), blocks.args.sendbuf, bounds.send_bytes, true, slot, caller, rank)) {
+      return c;
+    }
+  }
+  for (int slot = 0; slot < s.indegree(); ++slot) {
+    if (Check c = check_block(blocks.recv(slot), blocks.args.recvbuf, bounds.recv_bytes, false, slot, caller, rank)) {
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
+// --- the typed front's translation: each notes the first error in `error`
+// ("<caller>: <what>...") and returns a harmless value in its place.
+
+// `n` elements as an MPI count.
+int element_count(std::size_t n, Check& error, const char* caller, const char* what);
+// Elements per neighbor when `elements` are split evenly over `degree` slots.
+int per_slot(std::size_t elements, int degree, Check& error, const char* caller, const char* what);
+// An array of one entry per neighbor: shorter than the degree is an error
+// (and is then not read: nullptr).
+template <class A>
+const A* per_neighbor(std::span<const A> values, int degree, Check& error, const char* caller, const char* what) {
+  if (values.size() >= static_cast<std::size_t>(degree)) return values.data();
+  if (!error) {
+    error = LocalError{MPI_ERR_ARG, std::string(caller) + ": " + what + " has " + std::to_string(values.size()) +
+                                        " entries for " + std::to_string(degree) + " neighbors"};
+  }
+  return nullptr;
+}
+
+}  // namespace distopo::detail

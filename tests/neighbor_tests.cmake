@@ -1,5 +1,0 @@
-# Neighborhood collective tests (included from tests/CMakeLists.txt).
-distopo_add_mpi_test(neighbor_collective_test SOURCES neighbor_collective_test.cpp
-                     LIBS distopo_cart distopo_graph distopo_distgraph TIMEOUT 180)
-distopo_add_mpi_test(neighbor_semantics_test SOURCES neighbor_semantics_test.cpp
-                     LIBS distopo_cart distopo_graph distopo_distgraph TIMEOUT 120)
