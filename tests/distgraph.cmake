@@ -2,9 +2,11 @@
 # lifetime, and queries that must not compile on a temporary Comm.
 distopo_add_unit_test(key_sort_test SOURCES key_sort_test.cpp LIBS distopo_distgraph Kokkos::kokkos)
 distopo_add_mpi_test(topology_record_test SOURCES topology_record_test.cpp LIBS distopo_distgraph)
-distopo_add_mpi_test(dist_graph_create_test SOURCES dist_graph_create_test.cpp LIBS distopo_distgraph)
+distopo_add_mpi_test(dist_graph_create_test SOURCES dist_graph_create_test.cpp LIBS distopo_distgraph
+                     PROCS ${DISTOPO_TEST_PROCS} 20)
 distopo_add_mpi_test(dist_graph_adjacent_test SOURCES dist_graph_adjacent_test.cpp LIBS distopo_distgraph)
-distopo_add_mpi_test(dist_graph_errors_test SOURCES dist_graph_errors_test.cpp LIBS distopo_distgraph)
+distopo_add_mpi_test(dist_graph_errors_test SOURCES dist_graph_errors_test.cpp LIBS distopo_distgraph
+                     PROCS ${DISTOPO_TEST_PROCS} 20)
 distopo_add_mpi_test(kokkos_lifecycle_test SOURCES kokkos_lifecycle_test.cpp
                      LIBS distopo_cart distopo_neighbor distopo_distgraph Kokkos::kokkos)
 distopo_add_unit_test(query_lifetime_test SOURCES query_lifetime_test.cpp
