@@ -115,7 +115,6 @@ TEST(NeighborErrors, AllRanksBadInput) {
   std::vector<int> buffer(8);
   const int counts[2] = {1, -1};
   const int displs[2] = {0, 1};
-  const int bad_displs[2] = {0, -3};
   EXPECT_EQ(error_class_of(
                 [&] { distopo::raw::neighbor_alltoall(buffer.data(), -1, MPI_INT, buffer.data(), 1, MPI_INT, comm); }),
             MPI_ERR_COUNT);
@@ -125,7 +124,7 @@ TEST(NeighborErrors, AllRanksBadInput) {
             }),
             MPI_ERR_COUNT);
   EXPECT_EQ(error_class_of([&] {
-              distopo::raw::neighbor_allgatherv(buffer.data(), 1, MPI_INT, buffer.data(), displs, bad_displs, MPI_INT,
+              distopo::raw::neighbor_allgatherv(buffer.data(), 1, MPI_INT, buffer.data(), displs, nullptr, MPI_INT,
                                                 comm);
             }),
             MPI_ERR_ARG);

@@ -52,8 +52,11 @@ int error_code(int error_class, const char* function, const char* message) noexc
 }
 
 int raise(MPI_Comm comm, int error_class, const char* function, const char* message) noexcept {
-  const int code = error_code(error_class, function, message);
-  PMPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
+  return raise_code(comm, error_code(error_class, function, message));
+}
+
+int raise_code(MPI_Comm comm, int code) noexcept {
+  if (code != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
   return code;
 }
 

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <new>
+#include <utility>
 
 #include "distopo/core/error.hpp"
 
@@ -25,21 +26,31 @@ int error_code(int error_class, const char* function, const char* message) noexc
 int raise(MPI_Comm comm, int error_class, const char* function, const char* message) noexcept;
 
 // Runs `body`; maps a thrown distopo::Error, std::bad_alloc or anything else to
-// an MPI error raised on `comm`.
+// an error code (error_code), not raised yet: MPI_SUCCESS if nothing was thrown.
 template <class Body>
-int guarded(MPI_Comm comm, const char* function, Body&& body) noexcept {
+int caught(const char* function, Body&& body) noexcept {
   try {
     body();
     return MPI_SUCCESS;
   } catch (const Error& error) {
-    return raise(comm, error.error_class(), function, error.what());
+    return error_code(error.error_class(), function, error.what());
   } catch (const std::bad_alloc&) {
-    return raise(comm, MPI_ERR_NO_MEM, function, "out of memory");
+    return error_code(MPI_ERR_NO_MEM, function, "out of memory");
   } catch (const std::exception& error) {
-    return raise(comm, MPI_ERR_INTERN, function, error.what());
+    return error_code(MPI_ERR_INTERN, function, error.what());
   } catch (...) {
-    return raise(comm, MPI_ERR_INTERN, function, "unknown internal error");
+    return error_code(MPI_ERR_INTERN, function, "unknown internal error");
   }
+}
+
+// Raises `code` (unless MPI_SUCCESS) on `comm`, MPI_COMM_WORLD when null, and
+// returns it.
+int raise_code(MPI_Comm comm, int code) noexcept;
+
+// caught(), then the error raised on `comm`.
+template <class Body>
+int guarded(MPI_Comm comm, const char* function, Body&& body) noexcept {
+  return raise_code(comm, caught(function, std::forward<Body>(body)));
 }
 
 // Throws MPI_ERR_ARG naming `what` if `pointer` is null.

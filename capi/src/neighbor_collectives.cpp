@@ -1,36 +1,13 @@
 // MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init, forwarded to the
 // MPI-signature forms (distopo/neighbor/raw.hpp). Non-blocking forms return
-// MPICH generalized requests that MPI_Wait and friends complete; persistent
-// forms return handles that persistent_requests.cpp serves.
+// MPICH generalized requests, persistent forms handles of
+// persistent_requests.hpp; completion_calls.cpp completes both.
+#include "collective_forms.hpp"
 #include "distopo/neighbor/raw.hpp"
-#include "error_reporting.hpp"
-#include "persistent_requests.hpp"
 
 using distopo::capi::guarded;
-using distopo::capi::require_pointer;
-
-namespace {
-
-// The non-blocking forms: the request handle must exist before anything is
-// posted.
-template <class Start>
-int nonblocking(MPI_Comm comm, const char* function, MPI_Request* request, Start&& start) {
-  return guarded(comm, function, [&] {
-    require_pointer(request, "request");
-    start();
-  });
-}
-
-// The persistent forms: build the collective, then register it under a handle.
-template <class Init>
-int persistent(MPI_Comm comm, const char* function, MPI_Request* request, Init&& init) {
-  return guarded(comm, function, [&] {
-    require_pointer(request, "request");
-    *request = distopo::capi::register_persistent(init());
-  });
-}
-
-}  // namespace
+using distopo::capi::nonblocking;
+using distopo::capi::persistent;
 
 DISTOPO_CAPI int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {

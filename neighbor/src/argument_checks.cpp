@@ -1,6 +1,7 @@
 #include "argument_checks.hpp"
 
-#include <climits>
+#include <cstdint>
+#include <limits>
 
 namespace distopo::detail {
 namespace {
@@ -12,7 +13,7 @@ Check check_buffers(const void* sendbuf, const void* recvbuf, const char* caller
   return std::nullopt;
 }
 
-Check check_count(int count, const char* name, const char* caller, int rank) {
+Check check_count(MPI_Count count, const char* name, const char* caller, int rank) {
   if (count < 0)
     return rank_error(MPI_ERR_COUNT, caller, rank, std::string(name) + " = " + std::to_string(count) + " is negative");
   return std::nullopt;
@@ -24,8 +25,11 @@ Check check_type(MPI_Datatype type, const char* name, const char* caller, int ra
   return std::nullopt;
 }
 
-template <class Displacement>
-Check check_arrays(const int counts[], const Displacement displs[], int degree, const char* counts_name,
+// Counts must not be negative; displacements may be anything (a negative one
+// reaches before the buffer argument, which the standard allows: only the
+// block's address must be representable, which check_blocks verifies).
+template <class Count, class Displacement>
+Check check_arrays(const Count counts[], const Displacement displs[], int degree, const char* counts_name,
                    const char* displs_name, const char* caller, int rank) {
   if (degree == 0) return std::nullopt;
   if (counts == nullptr) return rank_error(MPI_ERR_ARG, caller, rank, std::string(counts_name) + " is NULL");
@@ -35,11 +39,6 @@ Check check_arrays(const int counts[], const Displacement displs[], int degree, 
       return rank_error(
           MPI_ERR_COUNT, caller, rank,
           std::string(counts_name) + "[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
-    }
-    if (displs[i] < 0) {
-      return rank_error(
-          MPI_ERR_ARG, caller, rank,
-          std::string(displs_name) + "[" + std::to_string(i) + "] = " + std::to_string(displs[i]) + " is negative");
     }
   }
   return std::nullopt;
@@ -99,49 +98,78 @@ Check validate(const AllgatherArgs& a, const NeighborSequence&, int rank) { retu
 
 Check validate(const AlltoallArgs& a, const NeighborSequence&, int rank) { return validate_uniform(a, rank); }
 
-Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank) {
-  const char* caller = AllgathervArgs::kName;
+template <class C, class D>
+Check validate(const BasicAllgathervArgs<C, D>& a, const NeighborSequence& s, int rank) {
+  const char* caller = BasicAllgathervArgs<C, D>::kName;
   return first_error(
       [&] { return check_buffers(a.sendbuf, a.recvbuf, caller, rank); },
       [&] { return check_count(a.sendcount, "sendcount", caller, rank); },
       [&] { return check_arrays(a.recvcounts, a.displs, s.indegree(), "recvcounts", "displs", caller, rank); },
       [&] { return check_datatypes(a, rank); });
 }
+template Check validate(const AllgathervArgs&, const NeighborSequence&, int);
+template Check validate(const LargeAllgathervArgs&, const NeighborSequence&, int);
 
-Check validate(const AlltoallvArgs& a, const NeighborSequence& s, int rank) {
+template <class C, class D>
+Check validate(const BasicAlltoallvArgs<C, D>& a, const NeighborSequence& s, int rank) {
   return first_error([&] { return check_per_neighbor_blocks(a, s, rank); }, [&] { return check_datatypes(a, rank); });
 }
+template Check validate(const AlltoallvArgs&, const NeighborSequence&, int);
+template Check validate(const LargeAlltoallvArgs&, const NeighborSequence&, int);
 
-Check validate(const AlltoallwArgs& a, const NeighborSequence& s, int rank) {
-  const char* caller = AlltoallwArgs::kName;
+template <class C>
+Check validate(const BasicAlltoallwArgs<C>& a, const NeighborSequence& s, int rank) {
+  const char* caller = BasicAlltoallwArgs<C>::kName;
   return first_error([&] { return check_per_neighbor_blocks(a, s, rank); },
                      [&] { return check_types(a.sendtypes, s.outdegree(), "sendtypes", caller, rank); },
                      [&] { return check_types(a.recvtypes, s.indegree(), "recvtypes", caller, rank); });
 }
+template Check validate(const AlltoallwArgs&, const NeighborSequence&, int);
+template Check validate(const LargeAlltoallwArgs&, const NeighborSequence&, int);
 
 Check check_request(const MPI_Request* request, const char* caller, int rank) {
   if (request == nullptr) return rank_error(MPI_ERR_REQUEST, caller, rank, "request is NULL");
   return std::nullopt;
 }
 
-Check check_block(const Block& block, const void* base, std::size_t bytes, bool sending, int slot, const char* caller,
-                  int rank) {
-  const MPI_Aint start = static_cast<const char*>(block.buffer) - static_cast<const char*>(base);
-  const MPI_Aint end = start + static_cast<MPI_Aint>(block.count) * extent_of(block.type);
-  if (start >= 0 && end <= static_cast<MPI_Aint>(bytes)) return std::nullopt;
-  return rank_error(MPI_ERR_BUFFER, caller, rank,
-                    std::string("the block for ") + (sending ? "out" : "in") + "-neighbor " + std::to_string(slot) +
-                        " lies outside the " + (sending ? "send" : "receive") + " buffer of " + std::to_string(bytes) +
-                        " bytes");
+Check check_block(const Block& block, int failure, const void* base, const std::size_t* bytes, bool sending, int slot,
+                  const char* caller, int rank) {
+  const std::string what =
+      std::string("the block for ") + (sending ? "out" : "in") + "-neighbor " + std::to_string(slot);
+  if (failure != MPI_SUCCESS) {
+    return rank_error(failure, caller, rank, what + " lies at an address an MPI_Aint cannot hold");
+  }
+  MPI_Aint lower = 0;
+  MPI_Aint extent = 0;
+  MPI_Count size = 0;
+  check_mpi(PMPI_Type_get_extent(block.type, &lower, &extent), "MPI_Type_get_extent");
+  check_mpi(PMPI_Type_size_c(block.type, &size), "MPI_Type_size_c");
+  MPI_Aint span = 0;
+  MPI_Aint data = 0;
+  if (__builtin_mul_overflow(block.count, extent < 0 ? -extent : extent, &span) ||
+      __builtin_mul_overflow(block.count, size, &data)) {
+    return rank_error(MPI_ERR_COUNT, caller, rank,
+                      what + " (" + std::to_string(block.count) + " elements) spans more bytes than an MPI_Aint holds");
+  }
+  if (bytes == nullptr) return std::nullopt;
+  const MPI_Aint start =
+      static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(block.buffer) - reinterpret_cast<std::intptr_t>(base));
+  if (start >= 0 && start <= static_cast<MPI_Aint>(*bytes) && span <= static_cast<MPI_Aint>(*bytes) - start) {
+    return std::nullopt;
+  }
+  return rank_error(
+      MPI_ERR_BUFFER, caller, rank,
+      what + " lies outside the " + (sending ? "send" : "receive") + " buffer of " + std::to_string(*bytes) + " bytes");
 }
 
-int element_count(std::size_t n, Check& error, const char* caller, const char* what) {
-  if (n <= static_cast<std::size_t>(INT_MAX)) return static_cast<int>(n);
-  if (!error) error = LocalError{MPI_ERR_COUNT, std::string(caller) + ": " + what + " has more than INT_MAX elements"};
+MPI_Count element_count(std::size_t n, Check& error, const char* caller, const char* what) {
+  if (n <= static_cast<std::size_t>(std::numeric_limits<MPI_Count>::max())) return static_cast<MPI_Count>(n);
+  if (!error)
+    error = LocalError{MPI_ERR_COUNT, std::string(caller) + ": " + what + " has more elements than an MPI_Count holds"};
   return 0;
 }
 
-int per_slot(std::size_t elements, int degree, Check& error, const char* caller, const char* what) {
+MPI_Count per_slot(std::size_t elements, int degree, Check& error, const char* caller, const char* what) {
   if (degree == 0) return 0;
   const auto d = static_cast<std::size_t>(degree);
   if (elements % d != 0 && !error) {

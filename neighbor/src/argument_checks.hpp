@@ -1,9 +1,10 @@
 #pragma once
 // Every argument check of the neighborhood collectives, local and before
-// anything is sent: the standard's arguments (validate), a typed caller's
-// buffer sizes (check_bounds), and the typed front's translation of ranges
-// into counts (element_count, per_slot, per_neighbor). A failed check becomes
-// one LocalError that the engine reports on the no-hang path.
+// anything is sent: the standard's arguments (validate), every block's address
+// and size and a typed caller's buffer sizes (check_blocks), and the typed
+// front's translation of ranges into counts (element_count, per_slot,
+// per_neighbor). A failed check becomes one LocalError that the engine reports
+// on the no-hang path.
 #include <mpi.h>
 
 #include <cstddef>
@@ -23,28 +24,40 @@ using Check = std::optional<LocalError>;
 // The standard's arguments against this rank's sequence; the message names
 // the operation and `rank`.
 Check validate(const AllgatherArgs& a, const NeighborSequence& s, int rank);
-Check validate(const AllgathervArgs& a, const NeighborSequence& s, int rank);
 Check validate(const AlltoallArgs& a, const NeighborSequence& s, int rank);
-Check validate(const AlltoallvArgs& a, const NeighborSequence& s, int rank);
-Check validate(const AlltoallwArgs& a, const NeighborSequence& s, int rank);
+// (instantiated for the standard and the large-count argument types)
+template <class C, class D>
+Check validate(const BasicAllgathervArgs<C, D>& a, const NeighborSequence& s, int rank);
+template <class C, class D>
+Check validate(const BasicAlltoallvArgs<C, D>& a, const NeighborSequence& s, int rank);
+template <class C>
+Check validate(const BasicAlltoallwArgs<C>& a, const NeighborSequence& s, int rank);
 
 // A non-blocking call needs somewhere to put its request.
 Check check_request(const MPI_Request* request, const char* caller, int rank);
 
-// Blocks of every slot (MPI_PROC_NULL slots included) must lie inside the
-// typed caller's buffers.
-Check check_block(const Block& block, const void* base, std::size_t bytes, bool sending, int slot, const char* caller,
-                  int rank);
+// Every slot's block (MPI_PROC_NULL slots included) must have an address an
+// MPI_Aint holds (MPI_ERR_ARG, or MPI_ERR_COUNT when counts push it there) and
+// no more bytes than an MPI_Aint counts (MPI_ERR_COUNT): that is what
+// MPI_Isend_c and friends can be given. With `bounds` (a typed caller), it
+// must also lie inside the caller's buffer (MPI_ERR_BUFFER). `failure` is the
+// block's address arithmetic's (Addresses::take_failure).
+Check check_block(const Block& block, int failure, const void* base, const std::size_t* bytes, bool sending, int slot,
+                  const char* caller, int rank);
 template <class Blocks>
-Check check_bounds(const NeighborSequence& s, const Blocks& blocks, const TypedBounds& bounds, const char* caller,
+Check check_blocks(const NeighborSequence& s, const Blocks& blocks, const TypedBounds* bounds, const char* caller,
                    int rank) {
   for (int slot = 0; slot < s.outdegree(); ++slot) {
-    if (Check c = check_block(blocks.send(slot), blocks.args.sendbuf, bounds.send_bytes, true, slot, caller, rank)) {
+    const Block b = blocks.send(slot);
+    if (Check c = check_block(b, blocks.addresses.take_failure(), blocks.args.sendbuf,
+                              bounds ? &bounds->send_bytes : nullptr, true, slot, caller, rank)) {
       return c;
     }
   }
   for (int slot = 0; slot < s.indegree(); ++slot) {
-    if (Check c = check_block(blocks.recv(slot), blocks.args.recvbuf, bounds.recv_bytes, false, slot, caller, rank)) {
+    const Block b = blocks.recv(slot);
+    if (Check c = check_block(b, blocks.addresses.take_failure(), blocks.args.recvbuf,
+                              bounds ? &bounds->recv_bytes : nullptr, false, slot, caller, rank)) {
       return c;
     }
   }
@@ -55,9 +68,9 @@ Check check_bounds(const NeighborSequence& s, const Blocks& blocks, const TypedB
 // ("<caller>: <what>...") and returns a harmless value in its place.
 
 // `n` elements as an MPI count.
-int element_count(std::size_t n, Check& error, const char* caller, const char* what);
+MPI_Count element_count(std::size_t n, Check& error, const char* caller, const char* what);
 // Elements per neighbor when `elements` are split evenly over `degree` slots.
-int per_slot(std::size_t elements, int degree, Check& error, const char* caller, const char* what);
+MPI_Count per_slot(std::size_t elements, int degree, Check& error, const char* caller, const char* what);
 // An array of one entry per neighbor: shorter than the degree is an error
 // (and is then not read: nullptr).
 template <class A>

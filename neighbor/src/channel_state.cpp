@@ -52,6 +52,9 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
     owned->tag_count = std::min(has_ub ? *tag_ub : 32767, 1 << 24);
     check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     state = owned.release();
+    // Failures on the channel come back as codes, reported on `comm` (the
+    // duplicate copied `comm`'s handler, fatal by default).
+    check_mpi(PMPI_Comm_set_errhandler(state->channel.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   }
   if (state->record != &record) {
     state->sequence = neighbor_sequence(record, state->rank);

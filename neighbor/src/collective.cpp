@@ -1,7 +1,10 @@
 // The engine behind every NeighborCall: state of the communicator, checks,
 // then the form's completion. Any failed check takes the no-hang path (the
 // rank still exchanges empty messages) except for persistent inits, which
-// have not communicated yet (nor have the other ranks' inits).
+// have not communicated yet (nor have the other ranks' inits). A failure
+// while posting or completing is the collective's error, raised where its
+// form completes: at once (blocking), at MPI_Wait and friends (non-blocking,
+// persistent).
 #include "distopo/neighbor/collective.hpp"
 
 #include <memory>
@@ -24,24 +27,40 @@ struct Completion {
   PersistentRequest* persistent = nullptr;  // persistent
 };
 
+// Posts immediate requests; if a post failed, the slots not posted are
+// drained (so that the neighbors complete), the posted ones completed, and
+// the failure thrown.
 template <class Blocks>
-void complete(NeighborState& state, int tag, const Blocks& blocks, const Completion& completion) {
-  const NeighborSequence& s = state.sequence;
+void post_immediate(const NeighborState& state, int tag, const Blocks& blocks, const Origin& origin,
+                    PostedRequests& into) {
   MPI_Comm channel = state.channel.get();
+  if (post(state.sequence, channel, tag, blocks, Posting::immediate, origin, into)) return;
+  drain_rest(state.sequence, channel, tag, into.count_posted());
+  into.finish();
+  (void)into.take();
+  throw into.error();
+}
+
+template <class Blocks>
+void complete(NeighborState& state, int tag, const Blocks& blocks, const Origin& origin, const Completion& completion) {
   switch (completion.form) {
     case Form::blocking:
-      post(s, channel, tag, blocks, Posting::immediate, state.blocking);
-      check_mpi(state.blocking.wait(), "MPI_Waitall");
+      post_immediate(state, tag, blocks, origin, state.blocking);
+      state.blocking.finish();
+      if (state.blocking.take() != MPI_SUCCESS) throw state.blocking.error();
       return;
     case Form::nonblocking: {
       auto posted = std::make_unique<PostedRequests>();
-      post(s, channel, tag, blocks, Posting::immediate, *posted);
+      post_immediate(state, tag, blocks, origin, *posted);
       *completion.request = generalized_request(std::move(posted));
       return;
     }
     case Form::persistent: {
       auto posted = std::make_unique<PostedRequests>();
-      post(s, channel, tag, blocks, Posting::persistent, *posted);
+      // Nothing was sent yet: a failed init frees what it posted and throws.
+      if (!post(state.sequence, state.channel.get(), tag, blocks, Posting::persistent, origin, *posted)) {
+        throw posted->error();
+      }
       *completion.persistent = PersistentRequest(std::move(posted));
       return;
     }
@@ -58,8 +77,8 @@ void execute(MPI_Comm comm, const Args& args, const std::optional<TypedBounds>& 
   if (!error) error = validate(args, state.sequence, state.rank);
   if (!error) {
     const auto blocks = blocks_of(args);
-    if (typed) error = check_bounds(state.sequence, blocks, *typed, caller, state.rank);
-    if (!error) return complete(state, tag, blocks, completion);
+    error = check_blocks(state.sequence, blocks, typed ? &*typed : nullptr, caller, state.rank);
+    if (!error) return complete(state, tag, blocks, Origin{comm, caller, state.rank}, completion);
   }
   if (completion.form == Form::persistent) throw Error(error->error_class, error->message);
   drain_and_throw(state, tag, *error);

@@ -1,13 +1,24 @@
 #pragma once
-// A rank whose arguments are bad still completes its part of the exchange, so
-// its neighbors never hang: empty messages to every out-neighbor, and every
-// message from an in-neighbor received (whatever its size) and dropped. Then
-// it throws the error.
+// A rank whose arguments are bad, or whose posting failed midway, still
+// completes its part of the exchange, so its neighbors never hang: an empty
+// message to every out-neighbor not yet posted to, and every message from an
+// in-neighbor not yet posted for received (whatever its size) and dropped.
+#include <mpi.h>
+
+#include <cstddef>
+
 #include "channel_state.hpp"
 #include "distopo/core/error.hpp"
+#include "neighbor_sequence.hpp"
 
 namespace distopo::detail {
 
+// Completes the slots from the `posted`-th request on, in posting order
+// (the receive order, then the send order); the requests before it are the
+// caller's to complete.
+void drain_rest(const NeighborSequence& s, MPI_Comm channel, int tag, std::size_t posted);
+
+// The whole exchange drained, then `error` thrown.
 [[noreturn]] void drain_and_throw(const NeighborState& state, int tag, const LocalError& error);
 
 }  // namespace distopo::detail

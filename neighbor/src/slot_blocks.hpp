@@ -2,7 +2,18 @@
 // Where each slot's block lives, per operation: send(j) is the block for the
 // j-th out-neighbor, recv(i) the place for the i-th in-neighbor's. Built from
 // validated arguments only (extents of valid datatypes).
+//
+// Addresses are the standard's: buffer + displacement (x extent), where a
+// displacement may be negative and the buffer MPI_BOTTOM, so they are computed
+// as integers, and checked: a product or sum that MPI_Aint cannot hold is
+// noted in `addresses` with the class it is reported as (MPI_ERR_COUNT when
+// counts make it, MPI_ERR_ARG when displacements do). check_blocks
+// (argument_checks.hpp) computes every block once before anything is posted;
+// posting computes them again with the same arithmetic, which then cannot
+// fail.
 #include <mpi.h>
+
+#include <cstdint>
 
 #include "distopo/core/error.hpp"
 #include "distopo/neighbor/collective.hpp"
@@ -11,13 +22,9 @@ namespace distopo::detail {
 
 struct Block {
   void* buffer;
-  int count;
+  MPI_Count count;
   MPI_Datatype type;
 };
-
-inline void* offset(const void* base, MPI_Aint bytes) {
-  return static_cast<char*>(const_cast<void*>(base)) + bytes;  // MPI takes send buffers as const void*
-}
 
 inline MPI_Aint extent_of(MPI_Datatype type) {
   MPI_Aint lower = 0;
@@ -26,72 +33,127 @@ inline MPI_Aint extent_of(MPI_Datatype type) {
   return extent;
 }
 
-// Each holds its arguments (`args`; check_bounds reads the buffers there)
-// and what the slots' addresses need.
+class Addresses {
+ public:
+  [[nodiscard]] MPI_Aint product(MPI_Aint a, MPI_Aint b, int error_class) const noexcept {
+    MPI_Aint result = 0;
+    if (__builtin_mul_overflow(a, b, &result)) note(error_class);
+    return result;
+  }
+  // `base` + `bytes`, both as MPI_Aint (as MPI_Get_address gives addresses).
+  [[nodiscard]] void* displaced(const void* base, MPI_Aint bytes, int error_class) const noexcept {
+    MPI_Aint address = 0;
+    if (__builtin_add_overflow(static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(base)), bytes, &address)) {
+      note(error_class);
+    }
+    return reinterpret_cast<void*>(static_cast<std::intptr_t>(address));
+  }
+  // The class of the first overflow since the last call, or MPI_SUCCESS.
+  [[nodiscard]] int take_failure() const noexcept {
+    const int failure = failure_;
+    failure_ = MPI_SUCCESS;
+    return failure;
+  }
+
+ private:
+  void note(int error_class) const noexcept {
+    if (failure_ == MPI_SUCCESS) failure_ = error_class;
+  }
+  mutable int failure_ = MPI_SUCCESS;
+};
+
+// Each holds its arguments (`args`; check_blocks reads the buffers there) and
+// what the slots' addresses need.
 
 // The same block to every out-neighbor; in-slots are consecutive blocks.
 struct AllgatherBlocks {
   AllgatherArgs args;
-  MPI_Aint recv_stride;
-  [[nodiscard]] Block send(int) const { return {offset(args.sendbuf, 0), args.sendcount, args.sendtype}; }
+  MPI_Aint recv_extent;
+  Addresses addresses;
+  [[nodiscard]] Block send(int) const { return {const_cast<void*>(args.sendbuf), args.sendcount, args.sendtype}; }
   [[nodiscard]] Block recv(int slot) const {
-    return {offset(args.recvbuf, slot * recv_stride), args.recvcount, args.recvtype};
+    const MPI_Aint stride = addresses.product(args.recvcount, recv_extent, MPI_ERR_COUNT);
+    return {addresses.displaced(args.recvbuf, addresses.product(slot, stride, MPI_ERR_COUNT), MPI_ERR_COUNT),
+            args.recvcount, args.recvtype};
   }
 };
 
 // The same block to every out-neighbor; in-slot i at displs[i] elements.
+template <class Count, class Displacement>
 struct AllgathervBlocks {
-  AllgathervArgs args;
+  BasicAllgathervArgs<Count, Displacement> args;
   MPI_Aint recv_extent;
-  [[nodiscard]] Block send(int) const { return {offset(args.sendbuf, 0), args.sendcount, args.sendtype}; }
+  Addresses addresses;
+  [[nodiscard]] Block send(int) const { return {const_cast<void*>(args.sendbuf), args.sendcount, args.sendtype}; }
   [[nodiscard]] Block recv(int slot) const {
-    return {offset(args.recvbuf, args.displs[slot] * recv_extent), args.recvcounts[slot], args.recvtype};
+    const MPI_Aint bytes = addresses.product(args.displs[slot], recv_extent, MPI_ERR_ARG);
+    return {addresses.displaced(args.recvbuf, bytes, MPI_ERR_ARG), args.recvcounts[slot], args.recvtype};
   }
 };
 
 // Consecutive equal blocks on both sides.
 struct AlltoallBlocks {
   AlltoallArgs args;
-  MPI_Aint send_stride;
-  MPI_Aint recv_stride;
+  MPI_Aint send_extent;
+  MPI_Aint recv_extent;
+  Addresses addresses;
   [[nodiscard]] Block send(int slot) const {
-    return {offset(args.sendbuf, slot * send_stride), args.sendcount, args.sendtype};
+    const MPI_Aint stride = addresses.product(args.sendcount, send_extent, MPI_ERR_COUNT);
+    return {addresses.displaced(args.sendbuf, addresses.product(slot, stride, MPI_ERR_COUNT), MPI_ERR_COUNT),
+            args.sendcount, args.sendtype};
   }
   [[nodiscard]] Block recv(int slot) const {
-    return {offset(args.recvbuf, slot * recv_stride), args.recvcount, args.recvtype};
+    const MPI_Aint stride = addresses.product(args.recvcount, recv_extent, MPI_ERR_COUNT);
+    return {addresses.displaced(args.recvbuf, addresses.product(slot, stride, MPI_ERR_COUNT), MPI_ERR_COUNT),
+            args.recvcount, args.recvtype};
   }
 };
 
 // Counts and displacements (in elements of one datatype) per slot.
+template <class Count, class Displacement>
 struct AlltoallvBlocks {
-  AlltoallvArgs args;
+  BasicAlltoallvArgs<Count, Displacement> args;
   MPI_Aint send_extent;
   MPI_Aint recv_extent;
+  Addresses addresses;
   [[nodiscard]] Block send(int slot) const {
-    return {offset(args.sendbuf, args.sdispls[slot] * send_extent), args.sendcounts[slot], args.sendtype};
+    const MPI_Aint bytes = addresses.product(args.sdispls[slot], send_extent, MPI_ERR_ARG);
+    return {addresses.displaced(args.sendbuf, bytes, MPI_ERR_ARG), args.sendcounts[slot], args.sendtype};
   }
   [[nodiscard]] Block recv(int slot) const {
-    return {offset(args.recvbuf, args.rdispls[slot] * recv_extent), args.recvcounts[slot], args.recvtype};
+    const MPI_Aint bytes = addresses.product(args.rdispls[slot], recv_extent, MPI_ERR_ARG);
+    return {addresses.displaced(args.recvbuf, bytes, MPI_ERR_ARG), args.recvcounts[slot], args.recvtype};
   }
 };
 
 // Counts, byte displacements and a datatype per slot.
+template <class Count>
 struct AlltoallwBlocks {
-  AlltoallwArgs args;
+  BasicAlltoallwArgs<Count> args;
+  Addresses addresses;
   [[nodiscard]] Block send(int slot) const {
-    return {offset(args.sendbuf, args.sdispls[slot]), args.sendcounts[slot], args.sendtypes[slot]};
+    return {addresses.displaced(args.sendbuf, args.sdispls[slot], MPI_ERR_ARG), args.sendcounts[slot],
+            args.sendtypes[slot]};
   }
   [[nodiscard]] Block recv(int slot) const {
-    return {offset(args.recvbuf, args.rdispls[slot]), args.recvcounts[slot], args.recvtypes[slot]};
+    return {addresses.displaced(args.recvbuf, args.rdispls[slot], MPI_ERR_ARG), args.recvcounts[slot],
+            args.recvtypes[slot]};
   }
 };
 
-inline AllgatherBlocks blocks_of(const AllgatherArgs& a) { return {a, a.recvcount * extent_of(a.recvtype)}; }
-inline AllgathervBlocks blocks_of(const AllgathervArgs& a) { return {a, extent_of(a.recvtype)}; }
-inline AlltoallBlocks blocks_of(const AlltoallArgs& a) {
-  return {a, a.sendcount * extent_of(a.sendtype), a.recvcount * extent_of(a.recvtype)};
+inline AllgatherBlocks blocks_of(const AllgatherArgs& a) { return {a, extent_of(a.recvtype), {}}; }
+template <class C, class D>
+AllgathervBlocks<C, D> blocks_of(const BasicAllgathervArgs<C, D>& a) {
+  return {a, extent_of(a.recvtype), {}};
 }
-inline AlltoallvBlocks blocks_of(const AlltoallvArgs& a) { return {a, extent_of(a.sendtype), extent_of(a.recvtype)}; }
-inline AlltoallwBlocks blocks_of(const AlltoallwArgs& a) { return {a}; }
+inline AlltoallBlocks blocks_of(const AlltoallArgs& a) { return {a, extent_of(a.sendtype), extent_of(a.recvtype), {}}; }
+template <class C, class D>
+AlltoallvBlocks<C, D> blocks_of(const BasicAlltoallvArgs<C, D>& a) {
+  return {a, extent_of(a.sendtype), extent_of(a.recvtype), {}};
+}
+template <class C>
+AlltoallwBlocks<C> blocks_of(const BasicAlltoallwArgs<C>& a) {
+  return {a, {}};
+}
 
 }  // namespace distopo::detail

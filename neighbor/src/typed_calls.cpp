@@ -22,11 +22,13 @@ class Translation {
         type_(contiguous_bytes(buffers.element_size)) {}
 
   [[nodiscard]] MPI_Datatype type() const { return type_; }
-  int count(std::size_t elements, const char* what) { return element_count(elements, bounds_.error, caller_, what); }
-  int out_slot(std::size_t elements, const char* what) {
+  MPI_Count count(std::size_t elements, const char* what) {
+    return element_count(elements, bounds_.error, caller_, what);
+  }
+  MPI_Count out_slot(std::size_t elements, const char* what) {
     return per_slot(elements, degrees().outdegree, bounds_.error, caller_, what);
   }
-  int in_slot(std::size_t elements, const char* what) {
+  MPI_Count in_slot(std::size_t elements, const char* what) {
     return per_slot(elements, degrees().indegree, bounds_.error, caller_, what);
   }
   template <class A>
@@ -56,7 +58,7 @@ class Translation {
 
 NeighborCall typed_allgather(MPI_Comm comm, const TypedBuffers& b) {
   Translation t(comm, AllgatherArgs::kName, b);
-  const int count = t.count(b.send_count, "send");
+  const MPI_Count count = t.count(b.send_count, "send");
   return std::move(t).call(AllgatherArgs{b.send, count, t.type(), b.recv, count, t.type()});
 }
 

@@ -36,6 +36,36 @@ static inline void expect_error_class(int rc, int expected, const char* what) {
   CHECK(error_class == expected, "%s: error class %d, expected %d (%s)", what, error_class, expected, text);
 }
 
+/* A periodic ring over MPI_COMM_WORLD (a 1-D Cartesian grid): in- and
+ * out-slot 0 is the -1 neighbor, slot 1 the +1 neighbor. What out-slot `slot`
+ * of `rank` sends in round `round` is ring_value(); in-slot i receives the
+ * block its neighbor sent towards this rank (the -1 neighbor's +1 block and
+ * the other way round), even at 1 and 2 ranks where both neighbors are the
+ * same process. */
+static inline MPI_Comm capi_ring(void) {
+  int size = 0, periodic = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm ring = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, &size, &periodic, 0, &ring);
+  return ring;
+}
+
+static inline int ring_value(int rank, int slot, int round) { return 1000 * round + 10 * rank + slot; }
+
+static inline int ring_expected(int slot, int round) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int from = slot == 0 ? (rank + size - 1) % size : (rank + 1) % size;
+  return ring_value(from, 1 - slot, round);
+}
+
+/* Fails unless recv[0..1] hold round `round`'s blocks of the ring. */
+#define CHECK_RING(recv, round, what)                                                                    \
+  CHECK((recv)[0] == ring_expected(0, round) && (recv)[1] == ring_expected(1, round),                   \
+        "%s: received {%d, %d}, expected {%d, %d}", what, (recv)[0], (recv)[1], ring_expected(0, round), \
+        ring_expected(1, round))
+
 static inline int capi_finish(void) {
   int total = 0;
   MPI_Allreduce(&capi_failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -32,6 +32,7 @@
 #include "distopo/neighbor/collective.hpp"
 #include "distopo/neighbor/persistent_request.hpp"
 #include "distopo/neighbor/raw.hpp"
+#include "distopo/neighbor/raw_large_count.hpp"
 
 namespace distopo {
 

@@ -29,16 +29,19 @@ NeighborDegrees neighbor_degrees(MPI_Comm comm);
 namespace detail {
 
 // The standard's argument lists, one per operation; kName names the
-// operation in error messages.
+// operation in error messages. Counts are MPI_Count inside (a block is posted
+// with MPI_Isend_c and friends); the arrays keep the caller's types: int
+// counts and displacements in the standard forms, MPI_Count counts and
+// MPI_Aint displacements in the large-count ones (MPI_Neighbor_*_c).
 
 // allgather and alltoall take the same arguments: one count and one datatype
 // per side.
 struct UniformArgs {
   const void* sendbuf;
-  int sendcount;
+  MPI_Count sendcount;
   MPI_Datatype sendtype;
   void* recvbuf;
-  int recvcount;
+  MPI_Count recvcount;
   MPI_Datatype recvtype;
 };
 struct AllgatherArgs : UniformArgs {
@@ -47,39 +50,49 @@ struct AllgatherArgs : UniformArgs {
 struct AlltoallArgs : UniformArgs {
   static constexpr const char* kName = "neighbor_alltoall";
 };
-struct AllgathervArgs {
+template <class Count, class Displacement>
+struct BasicAllgathervArgs {
   static constexpr const char* kName = "neighbor_allgatherv";
   const void* sendbuf;
-  int sendcount;
+  MPI_Count sendcount;
   MPI_Datatype sendtype;
   void* recvbuf;
-  const int* recvcounts;
-  const int* displs;
+  const Count* recvcounts;
+  const Displacement* displs;
   MPI_Datatype recvtype;
 };
-struct AlltoallvArgs {
+template <class Count, class Displacement>
+struct BasicAlltoallvArgs {
   static constexpr const char* kName = "neighbor_alltoallv";
   const void* sendbuf;
-  const int* sendcounts;
-  const int* sdispls;
+  const Count* sendcounts;
+  const Displacement* sdispls;
   MPI_Datatype sendtype;
   void* recvbuf;
-  const int* recvcounts;
-  const int* rdispls;
+  const Count* recvcounts;
+  const Displacement* rdispls;
   MPI_Datatype recvtype;
 };
-struct AlltoallwArgs {
+template <class Count>
+struct BasicAlltoallwArgs {
   static constexpr const char* kName = "neighbor_alltoallw";
   const void* sendbuf;
-  const int* sendcounts;
+  const Count* sendcounts;
   const MPI_Aint* sdispls;
   const MPI_Datatype* sendtypes;
   void* recvbuf;
-  const int* recvcounts;
+  const Count* recvcounts;
   const MPI_Aint* rdispls;
   const MPI_Datatype* recvtypes;
 };
-using NeighborArgs = std::variant<AllgatherArgs, AllgathervArgs, AlltoallArgs, AlltoallvArgs, AlltoallwArgs>;
+using AllgathervArgs = BasicAllgathervArgs<int, int>;
+using AlltoallvArgs = BasicAlltoallvArgs<int, int>;
+using AlltoallwArgs = BasicAlltoallwArgs<int>;
+using LargeAllgathervArgs = BasicAllgathervArgs<MPI_Count, MPI_Aint>;
+using LargeAlltoallvArgs = BasicAlltoallvArgs<MPI_Count, MPI_Aint>;
+using LargeAlltoallwArgs = BasicAlltoallwArgs<MPI_Count>;
+using NeighborArgs = std::variant<AllgatherArgs, AllgathervArgs, LargeAllgathervArgs, AlltoallArgs, AlltoallvArgs,
+                                  LargeAlltoallvArgs, AlltoallwArgs, LargeAlltoallwArgs>;
 
 // What a typed caller adds to the standard's arguments: the sizes of its
 // buffers (every slot's block must lie inside them), and an error it found

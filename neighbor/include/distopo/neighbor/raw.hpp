@@ -17,23 +17,35 @@
 //   - Non-blocking forms return a generalized request (MPICH's
 //     MPIX_Grequest_class with a poll function that tests the underlying
 //     sends and receives, and a wait function that waits for them), so
-//     MPI_Wait/Test/Waitall/Testall/Waitany/... complete and progress it.
-//     MPI_Cancel has no effect and MPI_Request_free before completion is
-//     erroneous (as for every non-blocking collective).
+//     MPI_Wait/Test/Waitall/Testall/Waitany/... complete and progress it
+//     (MPICH's MPI_Request_get_status does not: see
+//     distopo/neighbor/nonblocking_request.hpp, through which the C API
+//     completes them). MPI_Cancel has no effect and MPI_Request_free before
+//     completion is erroneous (as for every non-blocking collective).
 //   - Persistent forms return a distopo::PersistentRequest holding persistent
 //     point-to-point requests (MPI_Send_init/MPI_Recv_init in the same
 //     posting order, one tag fixed at init); start() is one MPI_Startall.
+//   - Displacements may be negative (a block may lie before the buffer
+//     argument, or anywhere from MPI_BOTTOM); every block's address is
+//     computed and checked as an MPI_Aint.
 //   - Errors (distopo::Error): MPI_ERR_COMM for a null communicator,
 //     MPI_ERR_TOPOLOGY when `comm` has no topology (the same on every rank),
-//     MPI_ERR_COUNT for a negative count, MPI_ERR_ARG for a negative
-//     displacement or missing array, MPI_ERR_TYPE for MPI_DATATYPE_NULL,
-//     MPI_ERR_BUFFER for MPI_IN_PLACE (not allowed here) or a null buffer with
-//     data. Validation is local, before anything is sent. A rank that fails it
-//     still completes its part of the exchange with empty messages (and
-//     discards what it receives) before throwing, so its neighbors do not
-//     hang; their slots for that rank are left unspecified (the program is
-//     erroneous). Persistent inits throw without communicating: a rank whose
-//     init failed must not take part in later starts.
+//     MPI_ERR_COUNT for a negative count or a block of more bytes than an
+//     MPI_Aint holds, MPI_ERR_ARG for a missing array or a displacement that
+//     takes a block's address beyond MPI_Aint, MPI_ERR_TYPE for
+//     MPI_DATATYPE_NULL, MPI_ERR_BUFFER for MPI_IN_PLACE (not allowed here)
+//     or a null buffer with data. Validation is local, before anything is
+//     sent. A rank that fails it still completes its part of the exchange
+//     with empty messages (and discards what it receives) before throwing, so
+//     its neighbors do not hang; their slots for that rank are left
+//     unspecified (the program is erroneous). Persistent inits throw without
+//     communicating: a rank whose init failed must not take part in later
+//     starts. A failure while the messages move (MPI_ERR_TRUNCATE when a
+//     neighbor sends more than its slot holds, or an MPI call that fails) is
+//     the collective's error, thrown where it completes: by the blocking
+//     call, by the C API's completion calls (on the communicator's handler)
+//     or PersistentRequest::wait/test; every other message of the collective
+//     is still completed.
 #include <mpi.h>
 
 #include "distopo/neighbor/collective.hpp"
