@@ -146,7 +146,7 @@ static void nonblocking(const struct Target* t) {
 }
 
 static void persistent(const struct Target* t) {
-  int send[4], recv[4];
+  int send[4] = {0, 0, 0, 0}, recv[4] = {-1, -1, -1, -1};
   const int recvcount = rank == 0 ? 1 : 2;
   MPI_Request request;
   CHECK_EQ_INT(MPI_Neighbor_alltoall_init(send, 2, MPI_INT, recv, recvcount, MPI_INT, t->comm, MPI_INFO_NULL,

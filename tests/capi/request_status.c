@@ -78,7 +78,7 @@ static void nonblocking(MPI_Comm ring, int rank) {
 }
 
 static void persistent(MPI_Comm ring, int rank) {
-  int send[2], recv[2];
+  int send[2] = {0, 0}, recv[2] = {-1, -1};
   MPI_Request request = MPI_REQUEST_NULL;
   CHECK_EQ_INT(MPI_Neighbor_alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, ring, MPI_INFO_NULL, &request),
                MPI_SUCCESS);

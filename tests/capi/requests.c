@@ -109,7 +109,7 @@ static void mix_check(const struct Mix* m, int round, const char* what) {
 
 static void mixed_arrays(void) {
   MPI_Comm ring = capi_ring();
-  struct Mix m;
+  struct Mix m = {0};
   mix_init(&m, ring);
   MPI_Status statuses[8];
   int round = 0;
@@ -183,7 +183,7 @@ static void mixed_arrays(void) {
 static void persistent_life_cycle(void) {
   MPI_Comm ring = capi_ring();
   MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
-  int send[2], recv[2] = {-1, -1};
+  int send[2] = {0, 0}, recv[2] = {-1, -1};
   MPI_Request request;
   CHECK_EQ_INT(MPI_Neighbor_alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, ring, MPI_INFO_NULL, &request),
                MPI_SUCCESS);
