@@ -21,6 +21,7 @@
 #   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
 #   --out FILE             JSON lines, appended (default docs/scaling/smpi.jsonl)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
+#   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip (P, impl, family, compute, reduce_scatter) rows already in --out
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --iprobe) iprobe=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --build-dir) build=$(realpath -m "$2"); shift 2 ;;
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
     -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
