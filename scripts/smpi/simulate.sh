@@ -86,6 +86,12 @@ smpi_cfg=(
 )
 
 for p in "${sizes[@]}"; do
+  # Every simulated rank's stack is a mapping plus a guard page; Linux allows
+  # 65530 mappings per process by default.
+  size_cfg=()
+  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
+    size_cfg=(--cfg=contexts/guard-size:0)
+  fi
   platform="$build/platforms/fat_tree_$p.xml"
   mkdir -p "$(dirname "$platform")"
   bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
@@ -109,7 +115,7 @@ for p in "${sizes[@]}"; do
       log="$log_dir/${compute}_${rs}_${impl}_${family}_$p.log"
       start=$(date +%s)
       LD_PRELOAD="$build/bench/smpi/libdistopo_actor_heap_meter.so" \
-        smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
+        smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
         --platform "fat_tree_$p" --iprobe "$iprobe" >"$log" 2>&1 || {
