@@ -113,16 +113,21 @@ for p in "${sizes[@]}"; do
         continue
       fi
       log="$log_dir/${compute}_${rs}_${impl}_${family}_$p.log"
+      # The simulator's own cost (wall time, peak resident memory) goes into each row.
+      measure_rss=()
+      [ -x /usr/bin/time ] && measure_rss=(/usr/bin/time -f %M -o "$log.rss")
       start=$(date +%s)
       LD_PRELOAD="$build/bench/smpi/libdistopo_actor_heap_meter.so" \
-        smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
+        "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
         --platform "fat_tree_$p" --iprobe "$iprobe" >"$log" 2>&1 || {
         echo "FAIL  $label (see $log)" >&2
         exit 1
       }
-      rows=$(grep '^{' "$log" | sed "s/}\$/,\"sim_wall_s\":$(( $(date +%s) - start ))}/")
+      cost=",\"sim_wall_s\":$(( $(date +%s) - start ))"
+      [ -s "$log.rss" ] && cost+=",\"sim_peak_rss_mib\":$(( $(tail -n 1 "$log.rss") / 1024 ))"
+      rows=$(grep '^{' "$log" | sed "s/}\$/$cost}/")
       [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }
       printf '%s\n' "$rows" >>"$out"
       echo "done  $label in $(( $(date +%s) - start )) s"
