@@ -14,7 +14,7 @@
 #   --reduce-scatter ALG   auto (MPICH 4.0.2's choice: recursive halving while the
 #                          8P-byte message is below 512 KiB, i.e. P < 65536, else
 #                          pairwise), recursive_halving or pairwise
-#   --edges-per-rank K     (default 16)   --reps N (default 1; 3 when charged)
+#   --edges-per-rank K     (default 16)   --reps N (default 1; 5 when charged, without the heap meter)
 #   --warmup N             untimed calls on the graph before the timed ones (default 1);
 #                          the time is the same without (network only), but SMPI's
 #                          first-use allocations then show in total_bytes_per_rank
@@ -51,7 +51,7 @@ done
 [ ${#sizes[@]} -gt 0 ] || { echo "usage: simulate.sh [options] P..." >&2; exit 2; }
 case "$compute" in
   network_only) compute_cfg=(--cfg=smpi/simulate-computation:no); : "${reps:=1}" ;;
-  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=3}" ;;
+  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=5}" ;;
   *) echo "simulate.sh: --compute is network_only or charged" >&2; exit 2 ;;
 esac
 log_dir=${log_dir:-$build/logs}
@@ -104,6 +104,11 @@ for p in "${sizes[@]}"; do
     pairwise) rs_cfg=mpich_pair ;;
     *) echo "simulate.sh: --reduce-scatter is auto, recursive_halving or pairwise" >&2; exit 2 ;;
   esac
+  # The heap meter's bookkeeping on every allocation would be charged as
+  # computation: charged runs go without it (the heap is the same as in the
+  # network-only rows).
+  heap_meter="$build/bench/smpi/libdistopo_actor_heap_meter.so"
+  [ "$compute" = charged ] && heap_meter=
   for impl in ${impls//,/ }; do
     for family in ${families//,/ }; do
       label="P=$p impl=$impl family=$family compute=$compute reduce_scatter=$rs"
@@ -117,7 +122,7 @@ for p in "${sizes[@]}"; do
       measure_rss=()
       [ -x /usr/bin/time ] && measure_rss=(/usr/bin/time -f %M -o "$log.rss")
       start=$(date +%s)
-      LD_PRELOAD="$build/bench/smpi/libdistopo_actor_heap_meter.so" \
+      LD_PRELOAD="$heap_meter" \
         "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
