@@ -4,3 +4,11 @@ distopo_add_capi_test(capi_reaches_distopo SOURCES capi/reaches_distopo.c)
 distopo_add_capi_test(capi_errors SOURCES capi/errors.c)
 distopo_add_capi_test(capi_native_mirror SOURCES capi/native_mirror.c)
 distopo_add_capi_test(capi_standard_examples SOURCES capi/standard_examples.c)
+
+# Issue 13 (cases 2, 3, 4, 7, 8, 10, 11): legal programs that used to hang,
+# abort or fail through the C API.
+set(DISTOPO_CAPI_RELIABILITY_PROCS 1 2 3 4)
+distopo_add_capi_test(capi_attributes_not_copied SOURCES capi/attributes_not_copied.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+distopo_add_capi_test(capi_communicator_capacity SOURCES capi/communicator_capacity.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 120)
