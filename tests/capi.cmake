@@ -12,3 +12,15 @@ distopo_add_capi_test(capi_attributes_not_copied SOURCES capi/attributes_not_cop
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
 distopo_add_capi_test(capi_communicator_capacity SOURCES capi/communicator_capacity.c
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 120)
+distopo_add_capi_test(capi_info_on_one_rank SOURCES capi/info_on_one_rank.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+distopo_add_capi_test(capi_out_of_memory_on_one_rank SOURCES capi/out_of_memory_on_one_rank.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+if(DISTOPO_SANITIZE)
+  # The allocator must report a failed allocation as a null pointer (the
+  # library's std::bad_alloc) instead of ending the process.
+  foreach(np IN LISTS DISTOPO_CAPI_RELIABILITY_PROCS)
+    set_property(TEST capi_out_of_memory_on_one_rank.np${np} APPEND PROPERTY ENVIRONMENT
+                 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
+  endforeach()
+endif()
