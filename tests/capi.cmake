@@ -24,3 +24,5 @@ if(DISTOPO_SANITIZE)
                  "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
   endforeach()
 endif()
+distopo_add_capi_test(capi_sessions_only SOURCES capi/sessions_only.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
