@@ -26,3 +26,8 @@ if(DISTOPO_SANITIZE)
 endif()
 distopo_add_capi_test(capi_sessions_only SOURCES capi/sessions_only.c
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+# C++ for Kokkos only: the application owns Kokkos and finalizes it early.
+distopo_add_capi_test(capi_kokkos_finalized_by_application SOURCES capi/kokkos_finalized_by_application.cpp
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+set_target_properties(capi_kokkos_finalized_by_application PROPERTIES LINKER_LANGUAGE CXX)
+target_link_libraries(capi_kokkos_finalized_by_application PRIVATE MPI::MPI_CXX Kokkos::kokkos)
