@@ -31,3 +31,5 @@ distopo_add_capi_test(capi_kokkos_finalized_by_application SOURCES capi/kokkos_f
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
 set_target_properties(capi_kokkos_finalized_by_application PROPERTIES LINKER_LANGUAGE CXX)
 target_link_libraries(capi_kokkos_finalized_by_application PRIVATE MPI::MPI_CXX Kokkos::kokkos)
+distopo_add_capi_test(capi_cart_many_dimensions SOURCES capi/cart_many_dimensions.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
