@@ -135,7 +135,15 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
   sort_keys(own);
-  return unpack_sorted(own, options.weighted);
+  // The lists need memory of their own; a rank without it must not leave the
+  // others waiting in the communicator's creation, so all agree once more.
+  DistGraphTopology record;
+  const auto unpacked = local_step(kCaller, rank, "the neighbor lists", [&]() -> std::optional<LocalError> {
+    record = unpack_sorted(own, options.weighted);
+    return std::nullopt;
+  });
+  agree_on_error(comm, unpacked);
+  return record;
 }
 
 template <class Input>
