@@ -71,11 +71,15 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   }
   std::size_t acks_missing = sends.size();
   // The caller's values and one slot more: size - r for the lowest rank r
-  // that had to drop a message, 0 if none.
+  // that had to drop a message, 0 if none. The caller's are taken when this
+  // rank contributes: verdict callbacks may set them until then.
   const int size = comm_size(comm);
-  std::vector<int> values(agreement_max.begin(), agreement_max.end());
-  values.push_back(0);
+  std::vector<int> values(agreement_max.size() + 1, 0);
   MaxReduction agreement(comm, values, kAgreementTag);
+  const auto contribute = [&] {
+    std::copy(agreement_max.begin(), agreement_max.end(), values.begin());
+    agreement.start();
+  };
 
   // The message to ourselves is a copy; doing it after posting the sends
   // overlaps it with their transfer.
@@ -91,7 +95,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   }
   // A rank enters the agreement once every message of its own was received
   // (and its verdicts are in); the agreement completes once every rank has.
-  if (acks_missing == 0) agreement.start();
+  if (acks_missing == 0) contribute();
 
   // One MPI_Iprobe per turn for all three kinds of message: it is the loop's
   // only progress poll (see max_reduction.hpp for why that matters).
@@ -130,7 +134,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
         } else if (verdict != 0) {
           on_verdict(source, verdict);
         }
-        if (--acks_missing == 0) agreement.start();
+        if (--acks_missing == 0) contribute();
         break;
       }
       case kAgreementTag:
