@@ -20,7 +20,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLORS = {"distopo": "tab:blue", "mpich": "tab:red", "mpich_alg": "tab:red"}
+COLORS = {"distopo": "tab:blue", "mpich": "tab:red", "mpich_alg": "tab:red", "pairwise": "tab:orange"}
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
@@ -59,18 +59,21 @@ def series(rows, field_names):
 
 
 def reference_slopes(axis, all_points):
-    """Dashed O(log P) and O(P) lines from the smallest point of the plot."""
+    """Grey O(P) and O(log P) lines over the plotted range of P, starting at
+    the highest and the lowest value at the smallest P, so they run beside the
+    steepest and the flattest series."""
     if not all_points:
         return
     p_min = min(p for p, _ in all_points)
     p_max = max(p for p, _ in all_points)
     if p_max <= p_min:
         return
-    anchor = min(v for p, v in all_points if p == p_min)
+    first = [v for p, v in all_points if p == p_min]
     xs = [p_min * (p_max / p_min) ** (i / 50) for i in range(51)]
-    axis.plot(xs, [anchor * x / p_min for x in xs], color="0.6", linestyle="--", linewidth=1, label="∝ P")
-    axis.plot(xs, [anchor * math.log2(max(x, 2)) / math.log2(max(p_min, 2)) for x in xs], color="0.6",
-              linestyle=":", linewidth=1.5, label="∝ log P")
+    axis.plot(xs, [max(first) * x / p_min for x in xs], color="0.55", linestyle="--", linewidth=1,
+              label="reference: ∝ P")
+    axis.plot(xs, [min(first) * math.log2(max(x, 2)) / math.log2(max(p_min, 2)) for x in xs], color="0.55",
+              linestyle=":", linewidth=1.5, label="reference: ∝ log P")
 
 
 def panel(axis, data, ylabel, scale):
@@ -82,7 +85,8 @@ def panel(axis, data, ylabel, scale):
         xs = [p for p, _ in values]
         ys = [v * scale for _, v in values]
         points += list(zip(xs, ys))
-        axis.plot(xs, ys, marker=marker_of[family], color=COLORS.get(base, "tab:green"),
+        color = COLORS["pairwise"] if "pairwise" in impl else COLORS.get(base, "tab:green")
+        axis.plot(xs, ys, marker=marker_of[family], color=color,
                   linestyle=":" if "model" in impl else ("-" if base == "distopo" else "-."),
                   alpha=0.9, label=f"{impl}, {family}")
     reference_slopes(axis, points)
@@ -91,7 +95,6 @@ def panel(axis, data, ylabel, scale):
     axis.set_xlabel("P (ranks)")
     axis.set_ylabel(ylabel)
     axis.grid(True, which="both", alpha=0.3)
-    axis.legend(fontsize=7, loc="upper left")
 
 
 def main():
@@ -107,13 +110,19 @@ def main():
         sys.exit("plot_scaling.py: no rows match")
     times = series(rows, ["time_s", "max_time_s"])
     heaps = series([r for r in rows if not r.get("model")], ["bytes_per_rank", "peak_bytes_per_rank"])
-    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 5.5))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 7))
     panel(left, times, "time of the call, max over ranks (µs)", 1e6)
     panel(right, heaps, "heap added per rank, worst rank (KiB)", 1 / 1024)
     left.set_title("time")
     right.set_title("memory")
     figure.suptitle(args.title)
-    figure.tight_layout()
+    # One legend for both panels, below them.
+    labels = {}
+    for axis in (left, right):
+        for handle, label in zip(*axis.get_legend_handles_labels()):
+            labels.setdefault(label, handle)
+    figure.legend(labels.values(), labels.keys(), loc="lower center", ncol=3, fontsize=8, frameon=False)
+    figure.tight_layout(rect=(0, 0.16, 1, 1))
     figure.savefig(args.output, dpi=110)
     print(f"plot_scaling.py: wrote {args.output}")
 

@@ -14,13 +14,14 @@
 #   --reduce-scatter ALG   auto (MPICH 4.0.2's choice: recursive halving while the
 #                          8P-byte message is below 512 KiB, i.e. P < 65536, else
 #                          pairwise), recursive_halving or pairwise
-#   --edges-per-rank K     (default 16)   --reps N (default 1; 3 when charged)
+#   --edges-per-rank K     (default 16)   --reps N (default 1; 5 when charged, without the heap meter)
 #   --warmup N             untimed calls on the graph before the timed ones (default 1);
 #                          the time is the same without (network only), but SMPI's
 #                          first-use allocations then show in total_bytes_per_rank
 #   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
 #   --out FILE             JSON lines, appended (default docs/scaling/smpi.jsonl)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
+#   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip (P, impl, family, compute, reduce_scatter) rows already in --out
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
     --warmup) warmup=$2; shift 2 ;;
     --iprobe) iprobe=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --build-dir) build=$(realpath -m "$2"); shift 2 ;;
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
     -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -49,7 +51,7 @@ done
 [ ${#sizes[@]} -gt 0 ] || { echo "usage: simulate.sh [options] P..." >&2; exit 2; }
 case "$compute" in
   network_only) compute_cfg=(--cfg=smpi/simulate-computation:no); : "${reps:=1}" ;;
-  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=3}" ;;
+  charged) compute_cfg=(--cfg=smpi/simulate-computation:yes --cfg=smpi/host-speed:1Gf); : "${reps:=5}" ;;
   *) echo "simulate.sh: --compute is network_only or charged" >&2; exit 2 ;;
 esac
 log_dir=${log_dir:-$build/logs}
@@ -84,6 +86,12 @@ smpi_cfg=(
 )
 
 for p in "${sizes[@]}"; do
+  # Every simulated rank's stack is a mapping plus a guard page; Linux allows
+  # 65530 mappings per process by default.
+  size_cfg=()
+  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
+    size_cfg=(--cfg=contexts/guard-size:0)
+  fi
   platform="$build/platforms/fat_tree_$p.xml"
   mkdir -p "$(dirname "$platform")"
   bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
@@ -96,6 +104,11 @@ for p in "${sizes[@]}"; do
     pairwise) rs_cfg=mpich_pair ;;
     *) echo "simulate.sh: --reduce-scatter is auto, recursive_halving or pairwise" >&2; exit 2 ;;
   esac
+  # The heap meter's bookkeeping on every allocation would be charged as
+  # computation: charged runs go without it (the heap is the same as in the
+  # network-only rows).
+  heap_meter="$build/bench/smpi/libdistopo_actor_heap_meter.so"
+  [ "$compute" = charged ] && heap_meter=
   for impl in ${impls//,/ }; do
     for family in ${families//,/ }; do
       label="P=$p impl=$impl family=$family compute=$compute reduce_scatter=$rs"
@@ -105,16 +118,21 @@ for p in "${sizes[@]}"; do
         continue
       fi
       log="$log_dir/${compute}_${rs}_${impl}_${family}_$p.log"
+      # The simulator's own cost (wall time, peak resident memory) goes into each row.
+      measure_rss=()
+      [ -x /usr/bin/time ] && measure_rss=(/usr/bin/time -f %M -o "$log.rss")
       start=$(date +%s)
-      LD_PRELOAD="$build/bench/smpi/libdistopo_actor_heap_meter.so" \
-        smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
+      LD_PRELOAD="$heap_meter" \
+        "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
         --platform "fat_tree_$p" --iprobe "$iprobe" >"$log" 2>&1 || {
         echo "FAIL  $label (see $log)" >&2
         exit 1
       }
-      rows=$(grep '^{' "$log" | sed "s/}\$/,\"sim_wall_s\":$(( $(date +%s) - start ))}/")
+      cost=",\"sim_wall_s\":$(( $(date +%s) - start ))"
+      [ -s "$log.rss" ] && cost+=",\"sim_peak_rss_mib\":$(( $(tail -n 1 "$log.rss") / 1024 ))"
+      rows=$(grep '^{' "$log" | sed "s/}\$/$cost}/")
       [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }
       printf '%s\n' "$rows" >>"$out"
       echo "done  $label in $(( $(date +%s) - start )) s"

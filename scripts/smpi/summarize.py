@@ -5,9 +5,13 @@ rank of distopo and of MPICH's algorithm and their ratios (>1: distopo
 better), and whether both produced the same lists (checksums).
 
 MPICH's pairwise reduce_scatter (its choice from P = 65536 on) is too slow to
-simulate there; with --fit-pairwise, its simulated times at smaller P are
-fitted with time = a + b * (P - 1) (P - 1 rounds), the fit is printed, and
-model rows up to --model-max are written to --model-out for the plots.
+simulate there. It takes P - 1 rounds, round i with the ranks i apart, so
+each round costs about one message to a partner that is, for most rounds,
+in another group of 1024 hosts once P > 1024 (one more switch level each
+way). With --fit-pairwise, the simulated times at smaller P are fitted with
+time = (P - 1) (c + d f(P)), f(P) = (P - 1024)+ / (P - 1) the share of
+partners outside the rank's group, the fit is printed, and model rows up to
+--model-max are written to --model-out for the plots.
 
 Usage: summarize.py RESULTS.jsonl... [--fit-pairwise --model-out FILE --model-max 65536]
 """
@@ -63,33 +67,39 @@ def tables(rows):
                       f"{fmt_bytes(ours['bytes_per_rank'] or 0)} | | | |")
 
 
+def outside_share(p):
+    """Share of a rank's P - 1 partners outside its group of 1024 hosts."""
+    return max(0, p - 1024) / (p - 1)
+
+
 def fit_pairwise(rows, model_out, model_max):
-    """Least squares of time = a + b (P - 1) per (compute, family)."""
+    """Least squares of the per-round time (P - 1 rounds) = c + d f(P), per (compute, family)."""
     groups = defaultdict(list)
     for row in rows:
         if row["impl"] == "mpich_alg" and row.get("reduce_scatter") == "pairwise" and not row.get("model"):
             groups[(row["compute"], row["family"])].append((row["P"], row["time_s"]))
     model_rows = []
-    print("\n### MPICH's pairwise reduce_scatter: fitted model time = a + b (P - 1)\n")
-    print("| compute | family | simulated at P | a | b (per round) | model at 65536 |")
+    print("\n### MPICH's pairwise reduce_scatter: fitted model time = (P - 1) (c + d f(P))\n")
+    print("| compute | family | simulated at P (per round) | c | d | model at 65536 |")
     print("|---|---|---|---:|---:|---:|")
     for (compute, family), points in sorted(groups.items()):
         points.sort()
-        xs = [p - 1 for p, _ in points]
-        ys = [t for _, t in points]
+        xs = [outside_share(p) for p, _ in points]
+        ys = [t / (p - 1) for p, t in points]
         n = len(points)
-        if n < 2:
-            continue
         mean_x, mean_y = sum(xs) / n, sum(ys) / n
-        b = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
-        a = mean_y - b * mean_x
-        print(f"| {compute} | {family} | {', '.join(str(p) for p, _ in points)} | {fmt_time(a)} | "
-              f"{b * 1e6:.3f} µs | {fmt_time(a + b * 65535)} |")
+        spread = sum((x - mean_x) ** 2 for x in xs)
+        d = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread if spread > 0 else 0.0
+        c = mean_y - d * mean_x
+        model = lambda p: (p - 1) * (c + d * outside_share(p))  # noqa: E731
+        simulated = ", ".join(f"{p} ({t / (p - 1) * 1e6:.2f} µs)" for p, t in points)
+        print(f"| {compute} | {family} | {simulated} | {c * 1e6:.2f} µs | {d * 1e6:.2f} µs | "
+              f"{fmt_time(model(model_max))} |")
         p = points[0][0]
         while p <= model_max:
             model_rows.append({"impl": "mpich_alg", "reduce_scatter": "pairwise", "model": True, "family": family,
-                               "P": p, "compute": compute, "mode": "smpi", "time_s": a + b * (p - 1),
-                               "fit": {"a_s": a, "b_s": b, "points": points}})
+                               "P": p, "compute": compute, "mode": "smpi", "time_s": model(p),
+                               "fit": {"c_s": c, "d_s": d, "points": points}})
             p *= 2
     if model_out:
         with open(model_out, "w") as stream:
