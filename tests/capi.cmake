@@ -4,9 +4,39 @@ distopo_add_capi_test(capi_reaches_distopo SOURCES capi/reaches_distopo.c)
 distopo_add_capi_test(capi_errors SOURCES capi/errors.c)
 distopo_add_capi_test(capi_native_mirror SOURCES capi/native_mirror.c)
 distopo_add_capi_test(capi_standard_examples SOURCES capi/standard_examples.c)
-# Neighborhood collectives' requests, errors and arguments (issue 13).
+# Issue 13 (cases 1, 5, 6, 9): neighborhood collectives' requests, errors and arguments.
 distopo_add_capi_test(capi_requests SOURCES capi/requests.c)
 distopo_add_capi_test(capi_request_status SOURCES capi/request_status.c)
 distopo_add_capi_test(capi_collective_errors SOURCES capi/collective_errors.c)
 distopo_add_capi_test(capi_negative_displacements SOURCES capi/negative_displacements.c)
 distopo_add_capi_test(capi_large_count SOURCES capi/large_count.c)
+
+# Issue 13 (cases 2, 3, 4, 7, 8, 10, 11): legal programs that used to hang,
+# abort or fail through the C API.
+set(DISTOPO_CAPI_RELIABILITY_PROCS 1 2 3 4)
+distopo_add_capi_test(capi_attributes_not_copied SOURCES capi/attributes_not_copied.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+# About 10000 communicator creations: seconds alone, minutes on a loaded machine.
+distopo_add_capi_test(capi_communicator_capacity SOURCES capi/communicator_capacity.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 300)
+distopo_add_capi_test(capi_info_on_one_rank SOURCES capi/info_on_one_rank.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+distopo_add_capi_test(capi_out_of_memory_on_one_rank SOURCES capi/out_of_memory_on_one_rank.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+if(DISTOPO_SANITIZE)
+  # The allocator must report a failed allocation as a null pointer (the
+  # library's std::bad_alloc) instead of ending the process.
+  foreach(np IN LISTS DISTOPO_CAPI_RELIABILITY_PROCS)
+    set_property(TEST capi_out_of_memory_on_one_rank.np${np} APPEND PROPERTY ENVIRONMENT
+                 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
+  endforeach()
+endif()
+distopo_add_capi_test(capi_sessions_only SOURCES capi/sessions_only.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+# C++ for Kokkos only: the application owns Kokkos and finalizes it early.
+distopo_add_capi_test(capi_kokkos_finalized_by_application SOURCES capi/kokkos_finalized_by_application.cpp
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+set_target_properties(capi_kokkos_finalized_by_application PROPERTIES LINKER_LANGUAGE CXX)
+target_link_libraries(capi_kokkos_finalized_by_application PRIVATE MPI::MPI_CXX Kokkos::kokkos)
+distopo_add_capi_test(capi_cart_many_dimensions SOURCES capi/cart_many_dimensions.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)

@@ -22,7 +22,7 @@ using distopo::OutgoingMessage;
 // Back-to-back exchanges alternate between two communicators (the rule in
 // sparse_exchange.hpp).
 std::array<Comm, 2> alternating_communicators() {
-  return {distopo::duplicate(MPI_COMM_WORLD), distopo::duplicate(MPI_COMM_WORLD)};
+  return {distopo::private_copy(MPI_COMM_WORLD), distopo::private_copy(MPI_COMM_WORLD)};
 }
 
 struct Received {
@@ -44,12 +44,12 @@ Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_s
 }
 
 TEST(SparseExchange, NoMessagesAnywhere) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   EXPECT_TRUE(run_exchange(comm, {}).by_source.empty());
 }
 
 TEST(SparseExchange, MessageToSelfOnly) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const auto received = run_exchange(comm, {{rank, {rank, 7}}});
   ASSERT_EQ(received.by_source.size(), 1U);
@@ -57,7 +57,7 @@ TEST(SparseExchange, MessageToSelfOnly) {
 }
 
 TEST(SparseExchange, RingBothWaysWithEmptyPayloads) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const int size = comm.size();
   const int next = (rank + 1) % size;
@@ -76,7 +76,7 @@ TEST(SparseExchange, RingBothWaysWithEmptyPayloads) {
 }
 
 TEST(SparseExchange, EveryoneToRankZeroAndAgreement) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const int size = comm.size();
   std::vector<int> flags{rank, size - rank};
@@ -159,7 +159,7 @@ TEST(SparseExchange, LateRankGetsAgreementMessagesThatArrivedEarly) {
 }
 
 TEST(SparseExchange, ReceiverChoosesPlacement) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const int size = comm.size();
   std::vector<std::vector<long>> payloads(static_cast<std::size_t>(size));
@@ -183,7 +183,7 @@ TEST(SparseExchange, ReceiverChoosesPlacement) {
 // it (with the rejecting destination) before it joins the agreement, and the
 // agreement then tells every rank in the same round.
 TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
-  auto comm = distopo::duplicate(MPI_COMM_WORLD);
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const int size = comm.size();
   const int target = (rank + 1) % size;

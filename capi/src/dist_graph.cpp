@@ -49,15 +49,14 @@ DISTOPO_CAPI int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
     require_pointer(comm_dist_graph, "comm_dist_graph");
     *comm_dist_graph = MPI_COMM_NULL;  // what the caller holds if the call fails
     // Weighted unless MPI_UNWEIGHTED; giving it for one side only is an error
-    // that distopo's own check reports on every rank (weighted flags differ
-    // from the other ranks', or weights missing where there are edges).
+    // that distopo's own check reports on every rank, naming the rank and the
+    // argument (the sentinel is passed on for that).
     const bool weighted = !is_unweighted(sourceweights) || !is_unweighted(destweights);
     const distopo::DistGraphOptions options{.weighted = weighted, .reorder = reorder != 0, .info = info};
-    *comm_dist_graph =
-        distopo::dist_graph_create_adjacent(
-            comm_old, indegree, sources, is_unweighted(sourceweights) ? nullptr : weights_to_read(sourceweights),
-            outdegree, destinations, is_unweighted(destweights) ? nullptr : weights_to_read(destweights), options)
-            .release();
+    *comm_dist_graph = distopo::dist_graph_create_adjacent(comm_old, indegree, sources, weights_to_read(sourceweights),
+                                                           outdegree, destinations, weights_to_read(destweights),
+                                                           options)
+                           .release();
   });
 }
 

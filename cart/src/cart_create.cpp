@@ -1,5 +1,6 @@
 // cart_create, cart_map and cart_sub: validate locally, agree once, then one
 // MPI_Comm_split builds the new communicator (key = the new rank).
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
+#include "distopo/core/shared_channel.hpp"
 #include "install_topology.hpp"
 
 namespace distopo {
@@ -57,34 +59,59 @@ detail::Fingerprint grid_fingerprint(const Grid& grid, bool reorder) {
   return fingerprint;
 }
 
+// The grid every rank agreed on, and the ranks-per-node setting a reordering
+// call agreed on (0 when not reordering or not set).
+struct AgreedGrid {
+  Grid grid;
+  int ranks_per_node = 0;
+};
+
 // Collective over comm: checks the standard's arrays on every rank (or reports
-// `misuse`, a local error of a C++ overload) and agrees on them once, so
-// every rank throws the same error or gets the same grid.
-Grid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int dims[], const int periods[],
-                 int too_large_class, bool reorder, const std::string& misuse, const char* arguments) {
+// `misuse`, a local error of a C++ overload) and agrees on them, and on the
+// settings a reordering call reads, once, so every rank throws the same error
+// or gets the same grid.
+AgreedGrid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int dims[], const int periods[],
+                       int too_large_class, bool reorder, MPI_Info info, const std::string& misuse,
+                       const char* arguments) {
   ensure_runtime();
   require_intracommunicator(comm, caller);
   const int rank = comm_rank(comm);
-  Grid grid;
-  const auto error = misuse.empty()
-                         ? read_grid(caller, ndims, dims, periods, too_large_class, rank, comm_size(comm), grid)
-                         : rank_error(MPI_ERR_ARG, caller, rank, misuse);
-  detail::agree_on_arguments(comm, error, error ? detail::Fingerprint{} : grid_fingerprint(grid, reorder), caller,
-                             arguments);
-  return grid;
+  AgreedGrid agreed;
+  const auto error = local_step(caller, rank, "the grid", [&]() -> std::optional<LocalError> {
+    if (!misuse.empty()) return rank_error(MPI_ERR_ARG, caller, rank, misuse);
+    return read_grid(caller, ndims, dims, periods, too_large_class, rank, comm_size(comm), agreed.grid);
+  });
+  if (reorder) agreed.ranks_per_node = emulated_ranks_per_node(info);
+  detail::Fingerprint setting;
+  setting.add(agreed.ranks_per_node);
+  const std::array<detail::MustAgree, 2> items{
+      detail::MustAgree{error ? detail::Fingerprint{} : grid_fingerprint(agreed.grid, reorder), arguments},
+      detail::MustAgree{setting, kRanksPerNodeSetting}};
+  detail::agree_on_arguments(comm, error, items, caller);
+  return agreed;
 }
 
-// Collective over comm. The caller's rank in the reordered grid, or MPI_UNDEFINED.
-int node_aware_rank(MPI_Comm comm, const Grid& grid, MPI_Info info, int rank) {
-  const int identity = rank < grid.size ? rank : MPI_UNDEFINED;
-  const NodeLayout layout = discover_nodes(comm, info);
+// Where the caller lands in the grid: its rank there (MPI_UNDEFINED when it
+// is left out), and whether every rank keeps its rank of `comm` (the same on
+// every rank: decided from agreed values only).
+struct Placement {
+  int rank;
+  bool same_order;
+};
+
+// Collective over comm.
+Placement node_aware_placement(MPI_Comm comm, const AgreedGrid& agreed, int rank) {
+  const Grid& grid = agreed.grid;
+  const int size = comm_size(comm);
+  const Placement identity{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == size};
+  const NodeLayout layout = discover_nodes(comm, agreed.ranks_per_node);
   const int k = layout.ranks_per_node;
   if (k <= 1) return identity;  // non-uniform nodes, or nothing to group
   const auto inner = plan_node_block(grid.dims, grid.periods, k);
   if (!inner) return identity;
   const std::int64_t nodes_used = grid.size / k;
-  if (layout.node >= nodes_used) return MPI_UNDEFINED;
-  return node_block_rank(grid.dims, *inner, layout.node, layout.local_rank);
+  if (layout.node >= nodes_used) return {MPI_UNDEFINED, false};
+  return {node_block_rank(grid.dims, *inner, layout.node, layout.local_rank), false};
 }
 
 CartesianTopology make_record(const Grid& grid, int grid_rank_of_caller) {
@@ -99,13 +126,16 @@ namespace {
 Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], bool reorder, MPI_Info info,
                       const std::string& misuse) {
   const int rank = comm_rank(comm_old);
-  const Grid grid = agreed_grid(comm_old, "cart_create", ndims, dims, periods, MPI_ERR_ARG, reorder, misuse,
-                                "ndims, dims, periods or reorder");
-  const int new_rank =
-      reorder ? node_aware_rank(comm_old, grid, info, rank) : (rank < grid.size ? rank : MPI_UNDEFINED);
-  Comm base = split_by_rank(comm_old, new_rank);
+  const AgreedGrid agreed = agreed_grid(comm_old, "cart_create", ndims, dims, periods, MPI_ERR_ARG, reorder, info,
+                                        misuse, "ndims, dims, periods or reorder");
+  const Grid& grid = agreed.grid;
+  const Placement placement = reorder ? node_aware_placement(comm_old, agreed, rank)
+                                      : Placement{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == comm_size(comm_old)};
+  Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
-  return detail::install_cart(std::move(base), make_record(grid, new_rank));
+  Comm result = detail::install_cart(std::move(base), make_record(grid, placement.rank));
+  if (placement.same_order) share_channels(comm_old, result);
+  return result;
 }
 
 std::string length_mismatch(std::size_t dims, std::size_t periods) {
@@ -134,9 +164,9 @@ namespace {
 int cart_map_impl(MPI_Comm comm, int ndims, const int dims[], const int periods[], MPI_Info info,
                   const std::string& misuse) {
   // A grid larger than the group is MPI_ERR_DIMS here, as in MPICH.
-  const Grid grid = agreed_grid(comm, "cart_map", ndims, dims, periods, MPI_ERR_DIMS, /*reorder=*/true, misuse,
-                                "ndims, dims or periods");
-  return node_aware_rank(comm, grid, info, comm_rank(comm));
+  const AgreedGrid agreed = agreed_grid(comm, "cart_map", ndims, dims, periods, MPI_ERR_DIMS, /*reorder=*/true, info,
+                                        misuse, "ndims, dims or periods");
+  return node_aware_placement(comm, agreed, comm_rank(comm)).rank;
 }
 }  // namespace
 
@@ -171,7 +201,8 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
   if (!error) {
     for (std::size_t i = 0; i < ndims; ++i) fingerprint.add(remain_dims[i] != 0 ? 1 : 0);
   }
-  detail::agree_on_arguments(comm, error, fingerprint, kCaller, "remain_dims");
+  const std::array<detail::MustAgree, 1> items{detail::MustAgree{fingerprint, "remain_dims"}};
+  detail::agree_on_arguments(comm, error, items, kCaller);
 
   // color: the grid rank along dropped dimensions; key: along kept ones.
   CartesianTopology kept;
@@ -184,9 +215,13 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
   }
   const int color = grid_rank(dropped.dims, dropped.coords);
   const int key = grid_rank(kept.dims, kept.coords);
-  MPI_Comm result = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split(comm, color, key, &result), "MPI_Comm_split");
-  return detail::install_cart(Comm::adopt(result), std::move(kept));
+  // Keeping every dimension keeps every rank in its place.
+  const bool same_order = dropped.dims.empty();
+  MPI_Comm split = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(comm, color, key, &split), "MPI_Comm_split");
+  Comm result = detail::install_cart(Comm::adopt(split), std::move(kept));
+  if (same_order) share_channels(comm, result);
+  return result;
 }
 }  // namespace
 

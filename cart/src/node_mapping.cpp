@@ -9,32 +9,54 @@ namespace {
 // dimensions can grow quickly; the best block found so far is kept.
 constexpr std::int64_t kMaxVisits = 1 << 20;
 
+// Depth-first over the dimensions: the factor of ranks_per_node each one
+// takes, larger factors first. A loop with an explicit stack, not recursion:
+// grids may have any number of dimensions (hundreds of thousands of size 1).
 struct BlockSearch {
   std::span<const int> dims;
   std::span<const Periodicity> periods;
-  std::vector<int> current;
   std::optional<std::vector<int>> best;
   std::int64_t best_cut = std::numeric_limits<std::int64_t>::max();
-  std::int64_t visits = 0;
 
-  void run(std::size_t d, int remaining) {
-    if (++visits > kMaxVisits && best) return;
-    if (d == dims.size()) {
-      if (remaining != 1) return;
-      const std::int64_t cut = block_cut(dims, periods, current);
-      if (cut < best_cut) {
-        best_cut = cut;
-        best = current;
+  void run(int ranks_per_node) {
+    const std::size_t n = dims.size();
+    std::vector<int> current(n, 1);
+    std::vector<int> remaining(n + 1, 1);  // of ranks_per_node, before dimension d takes its factor
+    std::vector<int> next(n + 1, 0);       // the next factor to try at dimension d
+    remaining[0] = ranks_per_node;
+    next[0] = ranks_per_node;
+    std::int64_t visits = 1;
+    std::size_t d = 0;
+    while (true) {
+      if (d == n) {
+        if (remaining[n] == 1) consider(current);
+        if (n == 0) return;
+        --d;
+        continue;
       }
-      return;
-    }
-    // Larger blocks along earlier dimensions are tried first; ties keep the first.
-    for (int f = remaining; f >= 1; --f) {
-      if (remaining % f != 0 || dims[d] % f != 0) continue;
+      int f = next[d];
+      while (f >= 1 && (remaining[d] % f != 0 || dims[d] % f != 0)) --f;
+      if (f < 1) {  // dimension d has tried every factor: back up
+        current[d] = 1;
+        if (d == 0) return;
+        --d;
+        continue;
+      }
+      next[d] = f - 1;
       current[d] = f;
-      run(d + 1, remaining / f);
+      remaining[d + 1] = remaining[d] / f;
+      next[d + 1] = remaining[d + 1];
+      ++d;
+      if (++visits > kMaxVisits && best) return;
     }
-    current[d] = 1;
+  }
+
+  void consider(const std::vector<int>& inner) {
+    const std::int64_t cut = block_cut(dims, periods, inner);
+    if (cut < best_cut) {  // ties keep the first
+      best_cut = cut;
+      best = inner;
+    }
   }
 };
 
@@ -63,8 +85,8 @@ std::optional<std::vector<int>> plan_node_block(std::span<const int> dims, std::
     total *= d;
   }
   if (total % ranks_per_node != 0) return std::nullopt;
-  BlockSearch search{dims, periods, std::vector<int>(dims.size(), 1), std::nullopt};
-  search.run(0, ranks_per_node);
+  BlockSearch search{dims, periods, std::nullopt};
+  search.run(ranks_per_node);
   return search.best;
 }
 

@@ -1,30 +1,49 @@
 #include "distopo/core/argument_agreement.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <vector>
 
 #include "distopo/core/comm.hpp"
 
 namespace distopo::detail {
 
-void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, const Fingerprint& fingerprint,
-                        const char* caller, const char* what) {
-  const int rank = comm_rank(comm);
-  const int size = comm_size(comm);
-  std::array<int, 5> values{error_flag(local, rank, size), fingerprint.low(), -fingerprint.low(), fingerprint.high(),
-                            -fingerprint.high()};
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm),
-            "MPI_Allreduce");
-  throw_agreed_error(comm, values[0], local);
-  if (values[1] == -values[2] && values[3] == -values[4]) return;
-  // Error path only: compare with rank 0's fingerprint and name the lowest rank that differs.
+namespace {
+constexpr std::size_t kSlotsPerItem = 4;  // low, -low, high, -high
+
+// Error path only: the first rank whose fingerprint differs from rank 0's.
+int first_differing_rank(MPI_Comm comm, const Fingerprint& fingerprint, int rank, int size) {
   std::array<int, 2> reference{fingerprint.low(), fingerprint.high()};
   check_mpi(MPI_Bcast(reference.data(), 2, MPI_INT, 0, comm), "MPI_Bcast");
   const bool differs = reference[0] != fingerprint.low() || reference[1] != fingerprint.high();
   int first = differs ? size - rank : 0;
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  throw Error(MPI_ERR_ARG, std::string(caller) + ": rank " + std::to_string(size - first) + " passes " + what +
-                               " that differ from those of rank 0; they must be the same on all ranks");
+  return size - first;
+}
+}  // namespace
+
+void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, std::span<const MustAgree> items,
+                        const char* caller) {
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  std::vector<int> values(1 + kSlotsPerItem * items.size());
+  values[0] = error_flag(local, rank, size);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Fingerprint& f = items[i].fingerprint;
+    const std::array<int, kSlotsPerItem> slots{f.low(), -f.low(), f.high(), -f.high()};
+    std::copy(slots.begin(), slots.end(), values.begin() + static_cast<std::ptrdiff_t>(1 + kSlotsPerItem * i));
+  }
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm),
+            "MPI_Allreduce");
+  throw_agreed_error(comm, values[0], local);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const int* slot = values.data() + 1 + kSlotsPerItem * i;
+    if (slot[0] == -slot[1] && slot[2] == -slot[3]) continue;
+    const int differing = first_differing_rank(comm, items[i].fingerprint, rank, size);
+    throw Error(MPI_ERR_ARG, std::string(caller) + ": rank " + std::to_string(differing) + ": " + items[i].what +
+                                 " differ from rank 0's; they must be the same on all ranks");
+  }
 }
 
 }  // namespace distopo::detail

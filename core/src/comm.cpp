@@ -45,10 +45,29 @@ int comm_size(MPI_Comm comm) {
   return size;
 }
 
-Comm duplicate(MPI_Comm comm) {
+// PMPI names: these run inside interposed MPI_* functions.
+Comm copy_without_attributes(MPI_Comm comm) {
   MPI_Comm copy = MPI_COMM_NULL;
-  check_mpi(PMPI_Comm_dup(comm, &copy), "MPI_Comm_dup");
+#if DISTOPO_NATIVE_TOPOLOGY
+  // MPICH's cheapest attribute-free copy: its topology constructors copy the
+  // communicator as MPI_Comm_dup does (one context-id agreement, the rank
+  // mapping shared, nothing of size P) but skip the attribute copy. The empty
+  // graph it carries is never read.
+  check_mpi(PMPI_Dist_graph_create_adjacent(comm, 0, nullptr, MPI_UNWEIGHTED, 0, nullptr, MPI_UNWEIGHTED,
+                                            MPI_INFO_NULL, 0, &copy),
+            "MPI_Dist_graph_create_adjacent");
+#else
+  // MPI layers without topology functions (SimGrid SMPI): a split that keeps
+  // every rank where it is.
+  check_mpi(PMPI_Comm_split(comm, 0, comm_rank(comm), &copy), "MPI_Comm_split");
+#endif
   return Comm::adopt(copy);
+}
+
+Comm private_copy(MPI_Comm comm) {
+  Comm copy = copy_without_attributes(comm);
+  check_mpi(PMPI_Comm_set_errhandler(copy, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  return copy;
 }
 
 Comm split_by_rank(MPI_Comm comm, int new_rank) {

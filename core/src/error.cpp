@@ -56,4 +56,8 @@ LocalError rank_error(int error_class, const char* caller, int rank, const std::
   return {error_class, rank_prefix(caller, rank) + what};
 }
 
+LocalError out_of_memory(const char* caller, int rank, const std::string& what) {
+  return rank_error(MPI_ERR_NO_MEM, caller, rank, "out of memory (" + what + ")");
+}
+
 }  // namespace distopo

@@ -14,16 +14,12 @@ int emulated_ranks_per_node(MPI_Info info) {
   return parse_positive(std::getenv(kRanksPerNodeEnv));
 }
 
-NodeLayout discover_nodes(MPI_Comm comm, MPI_Info info) {
+NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
-  const int emulated = emulated_ranks_per_node(info);
-  // The emulation setting counts only if every rank sees the same one.
-  std::array<int, 2> setting{emulated, -emulated};
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, setting.data(), 2, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   NodeLayout layout;
-  if (setting[0] > 0 && setting[0] == -setting[1]) {
-    const int k = emulated;
+  if (ranks_per_node > 0) {
+    const int k = ranks_per_node;
     layout.emulated = true;
     layout.node = rank / k;
     layout.local_rank = rank % k;

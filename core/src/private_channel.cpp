@@ -37,12 +37,12 @@ PrivateChannel private_channel(MPI_Comm comm) {
     check_mpi(MPI_Comm_set_attr(comm, keyval, owned.get()), "MPI_Comm_set_attr");
     cache = owned.release();
   }
-  // The second duplicate is made by the second call, not with the first: a
-  // program that creates one topology pays for one duplicate (overlapping two
-  // duplications does not hide the cost of the second;
+  // The second copy is made by the second call, not with the first: a
+  // program that creates one topology pays for one copy (overlapping two
+  // copies does not hide the cost of the second;
   // docs/design/sparse-exchange.md).
   Comm& channel = cache->comms[cache->rounds % 2];
-  if (!channel) channel = duplicate(comm);
+  if (!channel) channel = private_copy(comm);
   ++cache->rounds;
   return {channel.get()};
 }

@@ -1,5 +1,6 @@
 #include "distopo/core/runtime.hpp"
 
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -9,12 +10,20 @@ namespace distopo {
 
 namespace {
 
+struct Release {
+  std::function<void()> run;
+  ReleaseNeeds needs;
+};
+
 struct RuntimeState {
   std::mutex mutex;
   bool started = false;
+  bool on_self = false;    // stopped by the delete callback of an attribute on MPI_COMM_SELF
+  bool exit_hook = false;  // stop_at_exit is registered
+  int sessions = 0;        // open MPI sessions, as the C API reported them
   int finalize_keyval = MPI_KEYVAL_INVALID;
-  std::vector<std::atomic<int>*> keyvals;        // of the RuntimeKeyvals created so far
-  std::vector<std::function<void()>> releases;  // run at MPI_Finalize, last first
+  std::vector<std::atomic<int>*> keyvals;  // of the RuntimeKeyvals created so far
+  std::vector<Release> releases;           // run when the runtime stops, last first
 };
 
 RuntimeState& state() {
@@ -22,33 +31,65 @@ RuntimeState& state() {
   return instance;
 }
 
-// Runs inside MPI_Finalize, when MPI_COMM_SELF's attributes are deleted.
-int finalize_runtime(MPI_Comm, int, void*, void*) {
+// Is the world model up (MPI_Init called, MPI_Finalize not yet)? Only then
+// does MPI_COMM_SELF exist.
+bool world_active() {
+  int initialized = 0;
+  int finalized = 0;
+  PMPI_Initialized(&initialized);
+  PMPI_Finalized(&finalized);
+  return initialized != 0 && finalized == 0;
+}
+
+// Runs the releases (with `mpi` false, only those that need no MPI) and, with
+// MPI, frees the keyvals. Called with the lock held; releases run outside it,
+// since a release may take locks of its own.
+void stop(std::unique_lock<std::mutex>& lock, bool mpi) {
   RuntimeState& s = state();
-  std::vector<std::function<void()>> releases;
-  {
-    std::lock_guard lock(s.mutex);
-    releases.swap(s.releases);
+  std::vector<Release> releases;
+  releases.swap(s.releases);
+  lock.unlock();
+  for (auto release = releases.rbegin(); release != releases.rend(); ++release) {
+    if (mpi || release->needs == ReleaseNeeds::nothing) release->run();
   }
-  // Outside the lock: a release may take locks of its own.
-  for (auto release = releases.rbegin(); release != releases.rend(); ++release) (*release)();
-  std::lock_guard lock(s.mutex);
+  lock.lock();
   for (std::atomic<int>* slot : s.keyvals) {
     int keyval = slot->exchange(MPI_KEYVAL_INVALID);
-    MPI_Comm_free_keyval(&keyval);
+    if (mpi) PMPI_Comm_free_keyval(&keyval);
   }
   s.keyvals.clear();
-  MPI_Comm_free_keyval(&s.finalize_keyval);
+  if (s.on_self && mpi) PMPI_Comm_free_keyval(&s.finalize_keyval);
+  s.finalize_keyval = MPI_KEYVAL_INVALID;
+  s.on_self = false;
   s.started = false;
+}
+
+// Runs inside MPI's finalization, when MPI_COMM_SELF's attributes are deleted.
+int stop_with_self(MPI_Comm, int, void*, void*) {
+  std::unique_lock lock(state().mutex);
+  if (state().started) stop(lock, true);
   return MPI_SUCCESS;
 }
 
+// Sessions only: whatever is still started when the process exits. MPI may be
+// gone by then, so only releases that need no MPI run.
+void stop_at_exit() {
+  std::unique_lock lock(state().mutex);
+  if (state().started) stop(lock, false);
+}
+
 void start_locked(RuntimeState& s) {
-  if (s.started) return;
-  check_mpi(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_runtime, &s.finalize_keyval, nullptr),
-            "MPI_Comm_create_keyval");
-  check_mpi(MPI_Comm_set_attr(MPI_COMM_SELF, s.finalize_keyval, nullptr), "MPI_Comm_set_attr");
   s.started = true;
+  if (s.on_self) return;
+  if (world_active()) {
+    check_mpi(PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, stop_with_self, &s.finalize_keyval, nullptr),
+              "MPI_Comm_create_keyval");
+    check_mpi(PMPI_Comm_set_attr(MPI_COMM_SELF, s.finalize_keyval, nullptr), "MPI_Comm_set_attr");
+    s.on_self = true;
+  } else if (!s.exit_hook) {
+    std::atexit(stop_at_exit);
+    s.exit_hook = true;
+  }
 }
 
 }  // namespace
@@ -56,25 +97,42 @@ void start_locked(RuntimeState& s) {
 void ensure_runtime() {
   RuntimeState& s = state();
   std::lock_guard lock(s.mutex);
+  // Also when started: a runtime started by a session moves onto
+  // MPI_COMM_SELF once the world model is up.
   start_locked(s);
 }
 
-void at_finalize(std::function<void()> release) {
+void at_finalize(std::function<void()> release, ReleaseNeeds needs) {
   RuntimeState& s = state();
   std::lock_guard lock(s.mutex);
   start_locked(s);
-  s.releases.push_back(std::move(release));
+  s.releases.push_back({std::move(release), needs});
+}
+
+void session_initialized() {
+  RuntimeState& s = state();
+  std::lock_guard lock(s.mutex);
+  ++s.sessions;
+}
+
+void session_finalizing() {
+  RuntimeState& s = state();
+  std::unique_lock lock(s.mutex);
+  if (s.sessions > 0) --s.sessions;
+  // With the attribute on MPI_COMM_SELF, MPI stops the runtime itself when it
+  // really goes down (the world model may outlive this session).
+  if (s.sessions == 0 && s.started && !s.on_self) stop(lock, true);
 }
 
 int RuntimeKeyval::get() const {
-  // Valid only while the runtime runs: finalize_runtime resets it.
+  // Valid only while the runtime runs: stop() resets it.
   if (const int keyval = keyval_.load(std::memory_order_acquire); keyval != MPI_KEYVAL_INVALID) return keyval;
   RuntimeState& s = state();
   std::lock_guard lock(s.mutex);
   start_locked(s);
   int keyval = keyval_.load(std::memory_order_relaxed);
   if (keyval == MPI_KEYVAL_INVALID) {
-    check_mpi(MPI_Comm_create_keyval(copy_, erase_, &keyval, nullptr), "MPI_Comm_create_keyval");
+    check_mpi(PMPI_Comm_create_keyval(copy_, erase_, &keyval, nullptr), "MPI_Comm_create_keyval");
     s.keyvals.push_back(&keyval_);
     keyval_.store(keyval, std::memory_order_release);
   }

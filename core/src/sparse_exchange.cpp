@@ -1,6 +1,9 @@
 #include "distopo/core/sparse_exchange.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cstring>
+#include <new>
 #include <deque>
 #include <string>
 
@@ -15,6 +18,35 @@ namespace {
 constexpr int kDataTag = 1;
 constexpr int kAckTag = 2;
 constexpr int kAgreementTag = 3;
+// The acknowledgement of a message its receiver had no room for (never a
+// verdict of `done`).
+constexpr int kDropped = INT_MIN;
+
+// Consumes the next message from `source` without room for it: a receive of
+// nothing matches it and ends truncated. The channel may be the caller's own
+// communicator (redistribute_edges), so its handler is set aside meanwhile.
+void drop_message(MPI_Comm comm, int source, MPI_Datatype type) {
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  check_mpi(PMPI_Comm_get_errhandler(comm, &handler), "MPI_Comm_get_errhandler");
+  check_mpi(PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  char nothing = 0;
+  const int rc = PMPI_Recv(&nothing, 0, type, source, kDataTag, comm, MPI_STATUS_IGNORE);
+  PMPI_Comm_set_errhandler(comm, handler);
+  PMPI_Errhandler_free(&handler);
+  int error_class = MPI_SUCCESS;
+  PMPI_Error_class(rc, &error_class);
+  if (error_class != MPI_ERR_TRUNCATE) check_mpi(rc, "MPI_Recv");
+}
+
+// Where a message of `count` elements goes, or nullptr when this rank has no
+// memory for it.
+void* room_for(const PlaceFn& place, int source, int count) {
+  try {
+    return place(source, count);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
 }  // namespace
 
 // Requests are completed through PMPI_ names: the C API library interposes
@@ -38,19 +70,32 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
               "MPI_Isend");
   }
   std::size_t acks_missing = sends.size();
-  MaxReduction agreement(comm, agreement_max, kAgreementTag);
+  // The caller's values and one slot more: size - r for the lowest rank r
+  // that had to drop a message, 0 if none. The caller's are taken when this
+  // rank contributes: verdict callbacks may set them until then.
+  const int size = comm_size(comm);
+  std::vector<int> values(agreement_max.size() + 1, 0);
+  MaxReduction agreement(comm, values, kAgreementTag);
+  const auto contribute = [&] {
+    std::copy(agreement_max.begin(), agreement_max.end(), values.begin());
+    agreement.start();
+  };
 
   // The message to ourselves is a copy; doing it after posting the sends
   // overlaps it with their transfer.
   for (const RawMessage& message : outgoing) {
     if (message.destination != self) continue;
-    void* target = place(self, message.count);
+    void* target = room_for(place, self, message.count);
+    if (target == nullptr && message.count > 0) {
+      values.back() = std::max(values.back(), size - self);
+      continue;
+    }
     if (message.count > 0) std::memcpy(target, message.data, static_cast<std::size_t>(message.count) * element_size);
     if (const int verdict = done(self, message.count, target); verdict != 0) on_verdict(self, verdict);
   }
   // A rank enters the agreement once every message of its own was received
   // (and its verdicts are in); the agreement completes once every rank has.
-  if (acks_missing == 0) agreement.start();
+  if (acks_missing == 0) contribute();
 
   // One MPI_Iprobe per turn for all three kinds of message: it is the loop's
   // only progress poll (see max_reduction.hpp for why that matters).
@@ -66,9 +111,16 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       case kDataTag: {
         int count = 0;
         check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");
-        void* target = place(source, count);
-        check_mpi(MPI_Recv(target, count, element_type, source, kDataTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-        verdicts_sent.push_back(done(source, count, target));
+        void* target = room_for(place, source, count);
+        if (target == nullptr && count > 0) {
+          // The sender reports it in the agreement: this rank may have
+          // contributed already.
+          drop_message(comm, source, element_type);
+          verdicts_sent.push_back(kDropped);
+        } else {
+          check_mpi(MPI_Recv(target, count, element_type, source, kDataTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+          verdicts_sent.push_back(done(source, count, target));
+        }
         acks_sent.emplace_back();
         check_mpi(MPI_Isend(&verdicts_sent.back(), 1, MPI_INT, source, kAckTag, comm, &acks_sent.back()),
                   "MPI_Isend");
@@ -77,8 +129,12 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       case kAckTag: {
         int verdict = 0;
         check_mpi(MPI_Recv(&verdict, 1, MPI_INT, source, kAckTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-        if (verdict != 0) on_verdict(source, verdict);
-        if (--acks_missing == 0) agreement.start();
+        if (verdict == kDropped) {
+          values.back() = std::max(values.back(), size - source);
+        } else if (verdict != 0) {
+          on_verdict(source, verdict);
+        }
+        if (--acks_missing == 0) contribute();
         break;
       }
       case kAgreementTag:
@@ -94,6 +150,11 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   agreement.complete_sends();
   check_mpi(PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   check_mpi(PMPI_Waitall(static_cast<int>(acks_sent.size()), acks_sent.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  std::copy(values.begin(), values.end() - 1, agreement_max.begin());
+  if (values.back() != 0) {
+    throw DroppedMessages(MPI_ERR_NO_MEM, "rank " + std::to_string(size - values.back()) +
+                                    ": out of memory for the data other ranks sent it; it was dropped");
+  }
 }
 
 }  // namespace distopo::detail

@@ -14,6 +14,7 @@
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
 #include "edge_input.hpp"
+#include "edge_keys.hpp"
 #include "install_topology.hpp"
 #include "kokkos_runtime.hpp"
 #include "peer_buckets.hpp"
@@ -22,6 +23,7 @@ namespace distopo {
 namespace {
 
 using detail::AdjacentSide;
+using detail::kCheckAdjacentKey;
 using detail::kCreateAdjacent;
 
 // The in-end (source, weight) of the i-th edge of one side.
@@ -30,28 +32,36 @@ EdgeKey in_end(int source, const std::vector<int>& weights, bool weighted, std::
 }
 
 // Every out-edge a->b (weight w) is sent to b as the in-end (a, w); b compares
-// the multiset it receives with the in-list it was given.
-std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const DistGraphTopology& record, int rank) {
-  std::vector<EdgeKey> received;
-  const detail::PeerBuckets buckets(
-      rank,
-      [&](auto&& emit) {
-        for (std::size_t i = 0; i < record.destinations.size(); ++i) {
-          emit(record.destinations[i], in_end(rank, record.destination_weights, record.weighted, i));
-        }
-      },
-      received);
-  sparse_exchange_into<EdgeKey>(
-      channel.comm, buckets.messages(),
-      [&received](int, int count) {
-        const std::size_t old_size = received.size();
-        received.resize(old_size + static_cast<std::size_t>(count));
-        return received.data() + old_size;
-      },
-      {});
+// the multiset it receives with the in-list it was given. Collective over
+// `channel`, which it owns meanwhile; the verdict is this rank's.
+std::optional<LocalError> check_both_sides(MPI_Comm channel, const DistGraphTopology& record, int rank) {
+  detail::EdgeKeys received;
+  detail::EdgeKeys declared;
+  std::optional<detail::PeerBuckets> buckets;
+  std::vector<OutgoingMessage<EdgeKey>> messages;
+  std::optional<LocalError> error = local_step(kCreateAdjacent, rank, "the edges to check", [&] {
+    buckets.emplace(
+        rank,
+        [&](auto&& emit) {
+          for (std::size_t i = 0; i < record.destinations.size(); ++i) {
+            emit(record.destinations[i], in_end(rank, record.destination_weights, record.weighted, i));
+          }
+        },
+        received);
+    messages = buckets->messages();
+    declared.reserve(record.sources.size());
+    return std::optional<LocalError>{};
+  });
+  if (error) messages.clear();  // still takes part, so nobody hangs
+  // A receiver without room drops what it gets; the exchange then fails the
+  // same way on every rank.
+  sparse_exchange_into<EdgeKey>(channel, messages, [&received](int, int count) {
+    const std::size_t old_size = received.size();
+    received.resize(old_size + static_cast<std::size_t>(count));
+    return received.data() + old_size;
+  });
+  if (error) return error;
 
-  std::vector<EdgeKey> declared;
-  declared.reserve(record.sources.size());
   for (std::size_t i = 0; i < record.sources.size(); ++i) {
     declared.push_back(in_end(record.sources[i], record.source_weights, record.weighted, i));
   }
@@ -71,6 +81,20 @@ std::optional<LocalError> check_both_sides(const PrivateChannel& channel, const 
                                        std::to_string(edge_rank(key)));
 }
 
+// This rank's lists as given (copied before the agreement, so that a rank
+// that cannot hold them fails in the agreement, not alone afterwards).
+DistGraphTopology record_of(const AdjacentSide& in, const AdjacentSide& out, bool weighted) {
+  DistGraphTopology record;
+  record.weighted = weighted;
+  record.sources.assign(in.ranks, in.ranks + in.degree);
+  record.destinations.assign(out.ranks, out.ranks + out.degree);
+  if (weighted) {
+    record.source_weights.assign(in.weights, in.weights + in.degree);
+    record.destination_weights.assign(out.weights, out.weights + out.degree);
+  }
+  return record;
+}
+
 // `misuse`: a local error of the C++ overload (weights that do not match
 // their ranks), reported through the agreement so no rank hangs.
 Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSide& out,
@@ -80,25 +104,20 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   require_intracommunicator(comm_old, kCreateAdjacent);
   const int rank = comm_rank(comm_old);
   const int size = comm_size(comm_old);
-  std::optional<LocalError> error;
-  if (!misuse.empty()) error = rank_error(MPI_ERR_ARG, kCreateAdjacent, rank, misuse);
-  if (!error) error = in.validate(options.weighted, rank, size);
-  if (!error) error = out.validate(options.weighted, rank, size);
-
-  const PrivateChannel channel = private_channel(comm_old);
-  detail::CreationAgreement(error, options, rank, size).reduce_and_throw(channel.comm, error, kCreateAdjacent);
-
+  const auto check_value = info_value(options.info, kCheckAdjacentKey);
+  const bool check = check_value && parse_flag(*check_value);
   DistGraphTopology record;
-  record.weighted = options.weighted;
-  record.sources.assign(in.ranks, in.ranks + in.degree);
-  record.destinations.assign(out.ranks, out.ranks + out.degree);
-  if (options.weighted) {
-    record.source_weights.assign(in.weights, in.weights + in.degree);
-    record.destination_weights.assign(out.weights, out.weights + out.degree);
-  }
-  if (const auto check = info_value(options.info, "distopo_check_adjacent"); check && parse_flag(*check)) {
-    agree_on_error(channel.comm, check_both_sides(channel, record, rank));
-  }
+  const std::optional<LocalError> error =
+      local_step(kCreateAdjacent, rank, "a copy of the lists", [&]() -> std::optional<LocalError> {
+        if (!misuse.empty()) return rank_error(MPI_ERR_ARG, kCreateAdjacent, rank, misuse);
+        if (auto invalid = AdjacentSide::validate_pair(in, out, options.weighted, rank, size)) return invalid;
+        record = record_of(in, out, options.weighted);
+        return std::nullopt;
+      });
+  // Collectives need no private channel: the agreement runs on comm_old.
+  detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", check)
+      .reduce_and_throw(comm_old, error, kCreateAdjacent);
+  if (check) agree_on_error(comm_old, check_both_sides(private_channel(comm_old).comm, record, rank));
   return detail::install_dist_graph(comm_old, std::move(record));
 }
 

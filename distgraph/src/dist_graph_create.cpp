@@ -16,6 +16,7 @@
 #include "distopo/distgraph/edge_redistribution.hpp"
 #include "distopo/distgraph/key_sort.hpp"
 #include "edge_input.hpp"
+#include "edge_keys.hpp"
 #include "install_topology.hpp"
 #include "kokkos_runtime.hpp"
 #include "peer_buckets.hpp"
@@ -81,21 +82,25 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
-  std::optional<LocalError> error = input.validate(rank, size);
-  std::vector<EdgeKey> own;  // the ends this rank stores: its own, then those received
+  detail::EdgeKeys own;  // the ends this rank stores: its own, then those received
   std::vector<OutgoingMessage<EdgeKey>> messages;
   std::optional<detail::PeerBuckets> buckets;
-  if (!error) {
+  std::optional<LocalError> error = local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
+    if (auto invalid = input.validate(rank, size)) return invalid;
     buckets.emplace(rank, edge_ends(input), own);
     if (const std::optional<int> peer = buckets->oversized_peer()) {
-      error = rank_error(MPI_ERR_ARG, kCaller, rank, "more than INT_MAX edge ends for rank " + std::to_string(*peer));
-    } else {
-      messages = buckets->messages();
+      return rank_error(MPI_ERR_ARG, kCaller, rank, "more than INT_MAX edge ends for rank " + std::to_string(*peer));
     }
+    messages = buckets->messages();
+    return std::nullopt;
+  });
+  if (error) {
+    // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
+    messages.clear();
+    buckets.reset();
+    detail::EdgeKeys().swap(own);
   }
-
-  // On error this rank sends nothing but still takes part, so nobody hangs.
-  detail::CreationAgreement agreement(error, options, rank, size);
+  detail::CreationAgreement agreement(error, options, rank, size, "weights");
   DegreeTally degrees;
   degrees.add(own);
   std::size_t received_until = own.size();
@@ -114,18 +119,31 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
                                    " an in- or out-degree above INT_MAX");
             agreement.record_error(rank);
           }};
-  sparse_exchange_into<EdgeKey>(
-      channel, messages,
-      [&own](int, int count) {
-        const std::size_t old_size = own.size();
-        own.resize(old_size + static_cast<std::size_t>(count));
-        return own.data() + old_size;
-      },
-      agreement.values(), verdicts);
+  try {
+    sparse_exchange_into<EdgeKey>(
+        channel, messages,
+        [&own](int, int count) {
+          const std::size_t old_size = own.size();
+          own.resize(old_size + static_cast<std::size_t>(count));
+          return own.data() + old_size;
+        },
+        agreement.values(), verdicts);
+  } catch (const DroppedMessages&) {
+    agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
+    throw;
+  }
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
   sort_keys(own);
-  return unpack_sorted(own, options.weighted);
+  // The lists need memory of their own; a rank without it must not leave the
+  // others waiting in the communicator's creation, so all agree once more.
+  DistGraphTopology record;
+  const auto unpacked = local_step(kCaller, rank, "the neighbor lists", [&]() -> std::optional<LocalError> {
+    record = unpack_sorted(own, options.weighted);
+    return std::nullopt;
+  });
+  agree_on_error(comm, unpacked);
+  return record;
 }
 
 template <class Input>

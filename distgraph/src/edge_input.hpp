@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "distopo/core/error.hpp"
 #include "distopo/distgraph.hpp"
@@ -18,6 +19,8 @@ namespace distopo::detail {
 
 inline constexpr const char* kCreate = "dist_graph_create";
 inline constexpr const char* kCreateAdjacent = "dist_graph_create_adjacent";
+// The info key of dist_graph_create_adjacent (README, "Configuration").
+inline constexpr const char* kCheckAdjacentKey = "distopo_check_adjacent";
 
 using Check = std::optional<LocalError>;
 
@@ -138,6 +141,23 @@ struct AdjacentSide {
   int degree;
   const int* ranks;
   const int* weights;
+
+  // Both sides; with `weighted`, MPI_UNWEIGHTED given for one side only is
+  // an error of this rank (MPI_UNWEIGHTED for both sides is weighted = false).
+  [[nodiscard]] static Check validate_pair(const AdjacentSide& in, const AdjacentSide& out, bool weighted, int rank,
+                                           int size) {
+    if (weighted && MPI_UNWEIGHTED != nullptr) {
+      for (const auto& [side, other] : {std::pair{&in, &out}, std::pair{&out, &in}}) {
+        if (side->degree <= 0 || side->weights != MPI_UNWEIGHTED) continue;
+        return rank_error(MPI_ERR_ARG, kCreateAdjacent, rank,
+                          std::string(side->weights_name) + " is MPI_UNWEIGHTED but " + other->weights_name +
+                              " is not (with " + value_text(side->degree_name, -1, side->degree) +
+                              "); give MPI_UNWEIGHTED for both or neither");
+      }
+    }
+    if (Check error = in.validate(weighted, rank, size)) return error;
+    return out.validate(weighted, rank, size);
+  }
 
   [[nodiscard]] Check validate(bool weighted, int rank, int size) const {
     if (Check error = check_degree(kCreateAdjacent, degree_name, -1, degree, rank)) return error;

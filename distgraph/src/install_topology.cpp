@@ -1,6 +1,7 @@
 #include "install_topology.hpp"
 
 #include "distopo/core/error.hpp"
+#include "distopo/core/shared_channel.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -24,9 +25,10 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record) {
             "MPI_Dist_graph_create_adjacent");
   Comm result = Comm::adopt(native);
 #else
-  Comm result = duplicate(comm_old);
+  Comm result = copy_without_attributes(comm_old);
 #endif
   attach_topology(result, std::move(record));
+  share_channels(comm_old, result);
   return result;
 }
 

@@ -3,7 +3,9 @@
 // a new communicator over the group of `comm_old`: with
 // DISTOPO_NATIVE_TOPOLOGY it comes from MPICH's own adjacent constructor
 // (reorder off, our lists), so plain MPI neighbor calls work on it too;
-// otherwise from a plain duplicate. One duplication either way.
+// otherwise from copy_without_attributes. Either way the user's attributes are
+// not copied (only MPI_Comm_dup copies them), and the result shares
+// neighborhood channels with `comm_old` (same group, same rank order).
 #include "distopo/core/comm.hpp"
 #include "distopo/core/topology.hpp"
 

@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
+#include <new>
 #include <utility>
 
 namespace distopo {
@@ -33,14 +34,8 @@ std::uint64_t varying_bits(const UnmanagedKeys& keys) {
   return any ^ all;
 }
 
-}  // namespace
-
-void sort_keys(std::span<std::uint64_t> keys) {
+void radix_sort(std::span<std::uint64_t> keys) {
   const std::size_t n = keys.size();
-  if (n <= kComparisonSortLimit) {
-    std::sort(keys.begin(), keys.end());
-    return;
-  }
   UnmanagedKeys input(keys.data(), n);
   const std::uint64_t varying = varying_bits(input);
   if (varying == 0) return;  // all keys equal
@@ -86,6 +81,27 @@ void sort_keys(std::span<std::uint64_t> keys) {
   if (from.data() != keys.data()) {
     Kokkos::deep_copy(input, from);
     Exec().fence();
+  }
+}
+
+}  // namespace
+
+void sort_keys(std::span<std::uint64_t> keys) {
+  const std::size_t n = keys.size();
+  // Kokkos belongs to whoever initialized it: an application that finalized it
+  // gets the comparison sort, slower on large inputs but the same order.
+  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) {
+    std::sort(keys.begin(), keys.end());
+    return;
+  }
+  try {
+    radix_sort(keys);
+  } catch (const std::bad_alloc&) {
+    // No room for the scratch copy (the keys are untouched until it exists):
+    // sorting in place needs none. This runs after the constructors'
+    // agreement, where a failure on one rank alone would leave the others
+    // waiting.
+    std::sort(keys.begin(), keys.end());
   }
 }
 

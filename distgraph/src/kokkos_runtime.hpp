@@ -1,8 +1,12 @@
 #pragma once
-// Kokkos is distgraph's alone (the key sort): the distributed-graph
-// constructors start it when the application has not, and the library
-// finalizes what it started inside MPI_Finalize. Programs that never build a
-// distributed graph never start Kokkos.
+// Kokkos is distgraph's alone (the key sort). Whoever initializes Kokkos owns
+// it: the distributed-graph constructors start it when nobody has, and the
+// library finalizes what it started when its runtime stops (MPI_Finalize or
+// the last MPI_Session_finalize). A Kokkos the application started is the
+// application's to finalize, also while the library still runs: the key sort
+// then does without it (sort_keys), and the library never starts Kokkos again
+// after somebody else finalized it. Programs that never build a distributed
+// graph never start Kokkos.
 namespace distopo::detail {
 
 // Idempotent. Requires MPI to be initialized.

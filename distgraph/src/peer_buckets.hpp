@@ -13,6 +13,7 @@
 
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph/edge_key.hpp"
+#include "edge_keys.hpp"
 
 namespace distopo::detail {
 
@@ -43,7 +44,7 @@ class PeerBuckets {
   // (count, then fill) and must emit the same keys both times. Keys whose
   // owner is `self` are appended to `own`.
   template <class ForEachKey>
-  PeerBuckets(int self, const ForEachKey& for_each_key, std::vector<EdgeKey>& own) {
+  PeerBuckets(int self, const ForEachKey& for_each_key, EdgeKeys& own) {
     // The lookup lives only while bucketing: its memory is gone before the
     // exchange, whose peak heap per rank is what dist_graph_create is judged by.
     PeerSlots slots;
@@ -94,7 +95,7 @@ class PeerBuckets {
  private:
   std::vector<int> peers_;
   std::vector<std::size_t> offsets_;
-  std::vector<EdgeKey> keys_;
+  EdgeKeys keys_;
 };
 
 }  // namespace distopo::detail

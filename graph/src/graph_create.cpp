@@ -1,5 +1,6 @@
 // graph_create and graph_map: every rank validates the whole graph, the ranks
 // agree once, then one MPI_Comm_split builds the new communicator.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
+#include "distopo/core/shared_channel.hpp"
 #include "distopo/graph.hpp"
 #include "graph_mapping.hpp"
 
@@ -59,35 +61,68 @@ detail::Fingerprint graph_fingerprint(int nnodes, const int index[], const int e
   return fingerprint;
 }
 
-// Validation and agreement shared by graph_create and graph_map.
-void validate_collectively(MPI_Comm comm, const char* caller, int nnodes, const int index[], const int edges[],
-                           bool reorder, const std::string& misuse) {
+// Validation and agreement shared by graph_create and graph_map: on success,
+// the graph as a record (copied before the agreement, so that a rank that
+// cannot hold it fails in the agreement, not alone afterwards) and the
+// ranks-per-node setting all ranks agreed on (0 without reorder).
+struct AgreedGraph {
+  GraphTopology record;
+  int ranks_per_node = 0;
+};
+
+AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes, const int index[], const int edges[],
+                                  bool reorder, MPI_Info info, const std::string& misuse) {
   ensure_runtime();
   require_intracommunicator(comm, caller);
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
-  const auto error = misuse.empty() ? validate(caller, nnodes, index, edges, rank, size)
-                                    : rank_error(MPI_ERR_ARG, caller, rank, misuse);
-  detail::agree_on_arguments(comm, error,
-                             error ? detail::Fingerprint{} : graph_fingerprint(nnodes, index, edges, reorder), caller,
-                             "nnodes, index, edges or reorder");
+  AgreedGraph agreed;
+  const auto error = local_step(caller, rank, "a copy of the graph", [&]() -> std::optional<LocalError> {
+    if (!misuse.empty()) return rank_error(MPI_ERR_ARG, caller, rank, misuse);
+    if (auto invalid = validate(caller, nnodes, index, edges, rank, size)) return invalid;
+    const auto n = static_cast<std::size_t>(nnodes);
+    agreed.record.index.assign(index, index + n);
+    agreed.record.edges.assign(edges, edges + (n > 0 ? index[n - 1] : 0));
+    return std::nullopt;
+  });
+  if (reorder) agreed.ranks_per_node = emulated_ranks_per_node(info);
+  detail::Fingerprint setting;
+  setting.add(agreed.ranks_per_node);
+  const std::array<detail::MustAgree, 2> items{
+      detail::MustAgree{error ? detail::Fingerprint{} : graph_fingerprint(nnodes, index, edges, reorder),
+                        "nnodes, index, edges or reorder"},
+      detail::MustAgree{setting, kRanksPerNodeSetting}};
+  detail::agree_on_arguments(comm, error, items, caller);
+  return agreed;
 }
 
-// Collective over comm. The caller's graph node after node-aware placement, or MPI_UNDEFINED.
-int node_aware_rank(MPI_Comm comm, int nnodes, const int index[], const int edges[], MPI_Info info) {
+// Where the caller lands: its graph node (MPI_UNDEFINED when left out), and
+// whether every rank keeps its rank of `comm` (decided from agreed values
+// only, so the same on every rank).
+struct Placement {
+  int rank;
+  bool same_order;
+};
+
+// Collective over comm: node-aware placement.
+Placement node_aware_placement(MPI_Comm comm, const AgreedGraph& agreed) {
   const int rank = comm_rank(comm);
-  const int identity = rank < nnodes ? rank : MPI_UNDEFINED;
-  const NodeLayout layout = discover_nodes(comm, info);
+  const auto nnodes = static_cast<int>(agreed.record.index.size());
+  const Placement identity{rank < nnodes ? rank : MPI_UNDEFINED, nnodes == comm_size(comm)};
+  const NodeLayout layout = discover_nodes(comm, agreed.ranks_per_node);
   const int k = layout.ranks_per_node;
   if (k <= 1 || nnodes == 0) return identity;
-  const auto n = static_cast<std::size_t>(nnodes);
-  const std::span<const int> index_span(index, n);
-  const std::span<const int> edge_span(edges, static_cast<std::size_t>(index[n - 1]));
-  const auto blocks = detail::graph_node_blocks(nnodes, index_span, edge_span, k);
+  const auto blocks = detail::graph_node_blocks(nnodes, agreed.record.index, agreed.record.edges, k);
+  bool consecutive = true;
+  for (std::size_t b = 0; b < blocks.size() && consecutive; ++b) {
+    for (std::size_t i = 0; i < blocks[b].size() && consecutive; ++i) {
+      consecutive = blocks[b][i] == static_cast<int>(b * static_cast<std::size_t>(k) + i);
+    }
+  }
   const auto node = static_cast<std::size_t>(layout.node);
   const auto local = static_cast<std::size_t>(layout.local_rank);
-  if (node >= blocks.size() || local >= blocks[node].size()) return MPI_UNDEFINED;
-  return blocks[node][local];
+  if (node >= blocks.size() || local >= blocks[node].size()) return {MPI_UNDEFINED, false};
+  return {blocks[node][local], consecutive && identity.same_order};
 }
 
 std::string length_mismatch(std::span<const int> index, std::span<const int> edges) {
@@ -99,16 +134,13 @@ std::string length_mismatch(std::span<const int> index, std::span<const int> edg
 Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], bool reorder, MPI_Info info,
                        const std::string& misuse) {
   constexpr const char* kCaller = "graph_create";
-  validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, misuse);
+  AgreedGraph agreed = validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, info, misuse);
   const int rank = comm_rank(comm_old);
-  const int new_rank =
-      reorder ? node_aware_rank(comm_old, nnodes, index, edges, info) : (rank < nnodes ? rank : MPI_UNDEFINED);
-  Comm base = split_by_rank(comm_old, new_rank);
+  const Placement placement = reorder ? node_aware_placement(comm_old, agreed)
+                                      : Placement{rank < nnodes ? rank : MPI_UNDEFINED, nnodes == comm_size(comm_old)};
+  Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
-  GraphTopology record;
-  const auto n = static_cast<std::size_t>(nnodes);
-  record.index.assign(index, index + n);
-  record.edges.assign(edges, edges + index[n - 1]);
+  GraphTopology record = std::move(agreed.record);
 #if DISTOPO_NATIVE_TOPOLOGY
   MPI_Comm native = MPI_COMM_NULL;
   // PMPI: once the interposition library is loaded, MPI_ names are ours.
@@ -120,6 +152,7 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
   base = Comm::adopt(native);
 #endif
   attach_topology(base, std::move(record));
+  if (placement.same_order) share_channels(comm_old, base);
   return base;
 }
 
@@ -136,14 +169,14 @@ Comm graph_create(MPI_Comm comm_old, std::span<const int> index, std::span<const
 }
 
 int graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], MPI_Info info) {
-  validate_collectively(comm, "graph_map", nnodes, index, edges, true, {});
-  return node_aware_rank(comm, nnodes, index, edges, info);
+  const AgreedGraph agreed = validate_collectively(comm, "graph_map", nnodes, index, edges, true, info, {});
+  return node_aware_placement(comm, agreed).rank;
 }
 
 int graph_map(MPI_Comm comm, std::span<const int> index, std::span<const int> edges, MPI_Info info) {
-  validate_collectively(comm, "graph_map", static_cast<int>(index.size()), index.data(), edges.data(), true,
-                        length_mismatch(index, edges));
-  return node_aware_rank(comm, static_cast<int>(index.size()), index.data(), edges.data(), info);
+  const AgreedGraph agreed = validate_collectively(comm, "graph_map", static_cast<int>(index.size()), index.data(),
+                                                   edges.data(), true, info, length_mismatch(index, edges));
+  return node_aware_placement(comm, agreed).rank;
 }
 
 }  // namespace distopo

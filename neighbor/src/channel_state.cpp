@@ -1,9 +1,9 @@
 #include "channel_state.hpp"
 
-#include <algorithm>
 #include <memory>
 #include <string>
 
+#include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/neighbor/collective.hpp"
@@ -43,18 +43,10 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
   NeighborState* state = cached_state(comm);
   if (state == nullptr) {
     auto owned = std::make_unique<NeighborState>();
-    owned->channel = duplicate(comm);
+    owned->channel = lease_channel(comm, caller);
     owned->rank = comm_rank(comm);
-    int* tag_ub = nullptr;
-    int has_ub = 0;
-    check_mpi(MPI_Comm_get_attr(owned->channel.get(), MPI_TAG_UB, &tag_ub, &has_ub), "MPI_Comm_get_attr");
-    // Tags 1 .. tag_count; MPI guarantees MPI_TAG_UB >= 32767.
-    owned->tag_count = std::min(has_ub ? *tag_ub : 32767, 1 << 24);
     check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     state = owned.release();
-    // Failures on the channel come back as codes, reported on `comm` (the
-    // duplicate copied `comm`'s handler, fatal by default).
-    check_mpi(PMPI_Comm_set_errhandler(state->channel.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   }
   if (state->record != &record) {
     state->sequence = neighbor_sequence(record, state->rank);
@@ -64,7 +56,8 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
 }
 
 int next_tag(NeighborState& state) {
-  return 1 + static_cast<int>(state.next_collective++ % static_cast<unsigned long long>(state.tag_count));
+  const auto range = static_cast<unsigned long long>(state.channel.tag_count());
+  return state.channel.first_tag() + static_cast<int>(state.next_collective++ % range);
 }
 
 }  // namespace detail

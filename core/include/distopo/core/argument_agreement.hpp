@@ -1,9 +1,11 @@
 #pragma once
 // The single agreement step of a constructor whose arguments must be equal on
-// all ranks (cart, graph): every rank contributes
-// its local input error and a fingerprint of the arguments that must be the
-// same on all ranks; one MPI_MAX allreduce decides. On failure every rank
-// throws the same Error (the lowest failing rank's), nobody waits.
+// all ranks (cart, graph): every rank contributes its local input error and
+// fingerprints of what must be the same on all ranks (the arguments, and the
+// settings the call reads: distopo_ranks_per_node); one MPI_MAX allreduce
+// decides. On failure every rank throws the same Error (the lowest failing
+// rank's, or MPI_ERR_ARG naming the first rank whose fingerprint differs from
+// rank 0's), nobody waits.
 #include <mpi.h>
 
 #include <cstdint>
@@ -34,8 +36,15 @@ class Fingerprint {
   std::uint64_t hash_ = 0xcbf29ce484222325ULL;
 };
 
-// Collective over comm. `what` names the arguments for the mismatch message.
-void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, const Fingerprint& fingerprint,
-                        const char* caller, const char* what);
+// What must be the same on all ranks, and its name for the mismatch message
+// ("ndims, dims, periods or reorder").
+struct MustAgree {
+  Fingerprint fingerprint;
+  const char* what;
+};
+
+// Collective over comm. The first item that differs is the one reported.
+void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, std::span<const MustAgree> items,
+                        const char* caller);
 
 }  // namespace distopo::detail

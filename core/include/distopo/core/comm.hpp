@@ -37,10 +37,18 @@ class Comm {
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
-// A private duplicate of `comm` for library-internal traffic: user messages on
-// `comm` can never match ours. Uses the PMPI name so it is safe to call from
-// inside an interposed MPI_* function.
-Comm duplicate(MPI_Comm comm);
+// Collective over `comm`: a new communicator over the same group in the same
+// rank order that carries none of `comm`'s attributes. Not MPI_Comm_dup: the
+// standard copies attributes only in MPI_Comm_dup/idup/dup_with_info, so
+// creating a topology or a channel must not run the user's copy callbacks
+// (which may count calls or fail). The error handler is inherited.
+Comm copy_without_attributes(MPI_Comm comm);
+
+// The same for library-internal traffic (user messages on `comm` can never
+// match ours), with MPI_ERRORS_RETURN: an error there becomes a
+// distopo::Error and reaches the user through the handler of the user's
+// communicator, never through the channel's.
+Comm private_copy(MPI_Comm comm);
 
 // Collective over `comm`: the processes with a `new_rank` other than
 // MPI_UNDEFINED, in a new communicator where each has that rank; a null Comm

@@ -4,6 +4,7 @@
 // that every rank throws the same class and nobody waits forever.
 #include <mpi.h>
 
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,6 +43,21 @@ std::string rank_prefix(const char* caller, int rank);
 std::string comm_rank_prefix(const char* caller, MPI_Comm comm);
 // A LocalError whose message is rank_prefix(caller, rank) + what.
 LocalError rank_error(int error_class, const char* caller, int rank, const std::string& what);
+
+// A LocalError of class MPI_ERR_NO_MEM: this rank could not allocate `what`.
+LocalError out_of_memory(const char* caller, int rank, const std::string& what);
+
+// Runs the local part of a collective call (`step` returns its error, if
+// any): an allocation failure becomes this rank's error for the agreement
+// that follows, rather than an exception that leaves the other ranks waiting.
+template <class Step>
+std::optional<LocalError> local_step(const char* caller, int rank, const char* what, Step&& step) {
+  try {
+    return step();
+  } catch (const std::bad_alloc&) {
+    return out_of_memory(caller, rank, what);
+  }
+}
 
 // Encoding used when the error flag rides on an allreduce that does other work:
 // MPI_MAX over flag(rank) picks the lowest failing rank; 0 means no error.

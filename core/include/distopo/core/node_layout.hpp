@@ -10,6 +10,9 @@ namespace distopo {
 
 inline constexpr const char* kRanksPerNodeInfoKey = "distopo_ranks_per_node";
 inline constexpr const char* kRanksPerNodeEnv = "DISTOPO_RANKS_PER_NODE";
+// The setting as a mismatch message names it.
+inline constexpr const char* kRanksPerNodeSetting =
+    "the info key distopo_ranks_per_node (or, without it, DISTOPO_RANKS_PER_NODE)";
 
 // The options of the constructors that may reorder by node (cart_create,
 // graph_create).
@@ -30,13 +33,15 @@ struct NodeLayout {
 };
 
 // The emulated ranks per node this rank sees (info key, then environment), or 0
-// when none is set or the value is not a positive integer. Local.
+// when none is set or the value is not a positive integer. Local. Callers
+// agree on it across ranks before using it (it is part of the constructors'
+// argument agreement).
 int emulated_ranks_per_node(MPI_Info info);
 
-// Collective over `comm`. With an emulation setting that is the same on every
-// rank, no node discovery takes place; otherwise nodes are discovered with
-// MPI_Comm_split_type. O(1) memory per rank: one split, one exscan, one bcast
-// and one small allreduce at most.
-NodeLayout discover_nodes(MPI_Comm comm, MPI_Info info = MPI_INFO_NULL);
+// Collective over `comm`. `ranks_per_node` is the emulation setting, the same
+// on every rank: with k > 0 no node discovery takes place; with 0 nodes are
+// discovered with MPI_Comm_split_type. O(1) memory per rank: one split, one
+// exscan, one bcast and one small allreduce at most.
+NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node);
 
 }  // namespace distopo

@@ -1,10 +1,13 @@
 #pragma once
-// Communicators for distopo's own traffic on a user communicator: two
-// duplicates of it, made by the first and second use and cached on it (freed
-// with it). User messages can never match ours, and a sparse exchange owns
-// the communicator it runs on (see sparse_exchange.hpp); consecutive calls
-// alternate between the two, as back-to-back exchanges must, without paying
-// for a new duplicate on every call.
+// Communicators for the sparse exchange on a user communicator: two private
+// copies of it (no user attributes, MPI_ERRORS_RETURN; see private_copy),
+// made by the first and second use and cached on it (freed with it). User
+// messages can never match ours, and a sparse exchange owns the communicator
+// it runs on (see sparse_exchange.hpp); consecutive calls alternate between
+// the two, as back-to-back exchanges must, without paying for a new copy on
+// every call. Only the exchange needs them: constructors that agree with a
+// collective run it on the user's communicator, and the neighborhood
+// collectives use shared channels (shared_channel.hpp).
 #include <mpi.h>
 
 namespace distopo {

@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "distopo/core/error.hpp"
+
 namespace distopo {
 
 template <class T>
@@ -38,7 +40,8 @@ struct RawMessage {
 // Returns where a message of `count` elements from `source` is to be received.
 using PlaceFn = std::function<void*(int source, int count)>;
 // Called once the message is in place; returns the verdict sent back to the
-// sender with the acknowledgement (0: accepted).
+// sender with the acknowledgement (0: accepted; never INT_MIN, which the
+// exchange reserves for a dropped message).
 using DoneFn = std::function<int(int source, int count, const void* data)>;
 // Called on the sender for every message whose receiver returned a nonzero
 // verdict, before this rank contributes to the agreement.
@@ -75,6 +78,18 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // termination step, so flags such as errors ride along for free. It is
 // contributed once this rank's sends are done, so it must not depend on
 // received data.
+//
+// A receiver without memory for a message (`place` throws std::bad_alloc)
+// drops it and tells the sender, whose agreement step carries it: then, once
+// every message is through and `agreement_max` holds the reduced values,
+// every rank throws the same DroppedMessages (MPI_ERR_NO_MEM) naming the
+// lowest such receiver. A caller whose own flags say something else failed
+// may catch it and report that instead, the same way on every rank.
+class DroppedMessages : public Error {
+ public:
+  using Error::Error;
+};
+
 struct ExchangeVerdicts {
   std::function<int(int source, int count)> accept;
   std::function<void(int destination, int verdict)> on_rejected;

@@ -11,8 +11,9 @@
 
 namespace distopo {
 
-// Sorts ascending. Kokkos must be initialized (the distgraph constructors
-// start it when the application has not).
+// Sorts ascending. Uses Kokkos while it is initialized (the distgraph
+// constructors start it when nobody has) and std::sort otherwise, or when
+// there is no memory for the radix sort's scratch copy.
 void sort_keys(std::span<std::uint64_t> keys);
 
 }  // namespace distopo

@@ -7,12 +7,15 @@
 // Semantics (all three topology kinds):
 //   - Buffers are indexed by the in/out neighbor sequence; MPI_PROC_NULL slots
 //     (open Cartesian ends) are neither sent nor written.
-//   - Isolation: traffic runs on a private duplicate of `comm`, made at the
-//     first neighborhood collective on `comm` (that first call is therefore
-//     also an MPI_Comm_dup, collective over `comm`) and cached on it. User
+//   - Isolation: traffic runs on a channel shared by the communicators over
+//     the same ranks in the same order (distopo/core/shared_channel.hpp; it
+//     returns errors as codes, reported on `comm`), in a range of tags leased
+//     to `comm` at its first neighborhood collective (that first call is
+//     therefore collective over `comm`: one allreduce) and cached on it. User
 //     messages on `comm` can never match ours; every started collective gets
-//     its own tag, and collectives started in the same order on every rank (as
-//     MPI requires) also match in that order on each (source, tag).
+//     its own tag of the range, and collectives started in the same order on
+//     every rank (as MPI requires) also match in that order on each
+//     (source, tag).
 //   - Blocking forms post all receives, then all sends, then wait.
 //   - Non-blocking forms return a generalized request (MPICH's
 //     MPIX_Grequest_class with a poll function that tests the underlying

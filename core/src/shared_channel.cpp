@@ -1,0 +1,122 @@
+#include "distopo/core/shared_channel.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/error.hpp"
+#include "distopo/core/runtime.hpp"
+
+namespace distopo {
+
+namespace detail {
+struct SharedChannel {
+  Comm comm;
+};
+}  // namespace detail
+
+namespace {
+
+constexpr int kRangesPerChannel = 2048;
+// Below this many tags per range a channel holds fewer ranges instead (MPI
+// only promises MPI_TAG_UB >= 32767).
+constexpr int kMinTagsPerRange = 1024;
+
+struct Family {
+  std::mutex mutex;
+  long long leases = 0;  // ranges handed out in this family so far: the same on every rank
+  std::shared_ptr<const detail::SharedChannel> current;  // the channel of the latest lease
+  long long current_first = 0;                           // the lease that opened `current`
+  int ranges = 0;                                        // ranges `current` holds
+  int range_size = 0;                                    // tags per range on `current`
+};
+using FamilyRef = std::shared_ptr<Family>;
+
+int copy_family(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+  auto* copy = new (std::nothrow) FamilyRef(*static_cast<FamilyRef*>(attribute_in));
+  if (copy == nullptr) return MPI_ERR_NO_MEM;
+  *static_cast<void**>(attribute_out) = copy;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int delete_family(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<FamilyRef*>(attribute);
+  return MPI_SUCCESS;
+}
+
+// MPI_Comm_dup keeps the group and the rank order: the duplicate joins the family.
+constinit const RuntimeKeyval family_keyval{copy_family, delete_family};
+
+void set_family(MPI_Comm comm, FamilyRef family) {
+  auto attribute = std::make_unique<FamilyRef>(std::move(family));
+  check_mpi(PMPI_Comm_set_attr(comm, family_keyval.get(), attribute.get()), "MPI_Comm_set_attr");
+  attribute.release();  // owned by the attribute now (delete_family)
+}
+
+FamilyRef family_of(MPI_Comm comm) {
+  void* attribute = nullptr;
+  int found = 0;
+  check_mpi(PMPI_Comm_get_attr(comm, family_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<FamilyRef*>(attribute);
+  auto family = std::make_shared<Family>();
+  set_family(comm, family);
+  return family;
+}
+
+// Collective over `comm`: a new channel for `family`, opened by lease `first`.
+void open_channel(MPI_Comm comm, Family& family, long long first) {
+  auto channel = std::make_shared<detail::SharedChannel>();
+  channel->comm = private_copy(comm);
+  int* tag_ub = nullptr;
+  int found = 0;
+  check_mpi(PMPI_Comm_get_attr(channel->comm, MPI_TAG_UB, &tag_ub, &found), "MPI_Comm_get_attr");
+  const int usable = found ? *tag_ub : 32767;  // tags 1 .. usable
+  int range_size = usable / kRangesPerChannel;
+  if (range_size < kMinTagsPerRange) range_size = std::min(kMinTagsPerRange, usable);
+  const std::lock_guard lock(family.mutex);
+  family.current = std::move(channel);
+  family.current_first = first;
+  family.range_size = range_size;
+  family.ranges = std::min(kRangesPerChannel, usable / range_size);
+}
+
+}  // namespace
+
+MPI_Comm ChannelLease::get() const noexcept { return channel_ ? channel_->comm.get() : MPI_COMM_NULL; }
+
+void share_channels(MPI_Comm parent, MPI_Comm derived) { set_family(derived, family_of(parent)); }
+
+ChannelLease lease_channel(MPI_Comm comm, const char* caller) {
+  const FamilyRef family = family_of(comm);
+  long long local = 0;
+  {
+    const std::lock_guard lock(family->mutex);
+    local = family->leases;
+  }
+  std::array<long long, 2> counts{local, -local};
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  if (counts[0] != -counts[1]) {
+    throw Error(MPI_ERR_OTHER, std::string(caller) +
+                                   ": communicators over the same group took their channels in different orders "
+                                   "on different ranks (first neighborhood collectives on them called in "
+                                   "different orders, or from several threads at once)");
+  }
+  // Every rank has the same family state here, so all of them open a channel or none.
+  const long long lease = counts[0];
+  bool full = false;
+  {
+    const std::lock_guard lock(family->mutex);
+    full = !family->current || lease - family->current_first >= family->ranges;
+  }
+  if (full) open_channel(comm, *family, lease);
+  const std::lock_guard lock(family->mutex);
+  family->leases = lease + 1;
+  const auto range = static_cast<int>(lease - family->current_first);
+  return {family->current, 1 + range * family->range_size, family->range_size};
+}
+
+}  // namespace distopo

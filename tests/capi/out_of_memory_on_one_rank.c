@@ -1,0 +1,90 @@
+/* One rank runs out of memory in MPI_Dist_graph_create (issue 13, case 8):
+ * the last rank limits its address space to what it uses plus room for MPI,
+ * then edges are declared towards it, more than it can hold: its own (it
+ * fails while bucketing them, before the exchange), then the other ranks'
+ * (it fails while receiving them). Every rank must return MPI_ERR_NO_MEM,
+ * nobody may wait, and the communicator must work afterwards. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "capi_check.h"
+
+/* What the limited rank may map beyond what it has mapped already: room for
+ * MPI's own needs, not for the edges below. */
+static const rlim_t kHeadroom = 64u << 20;
+/* Before the exchange: the last rank declares this many edges to itself
+ * (96 MiB of edge ends to bucket). During it: every other rank declares this
+ * many to the last one (80 MiB to receive from each). */
+enum { kOwnEdges = 6 << 20, kIncomingEdges = 10 << 20 };
+
+static rlim_t mapped_bytes(void) {
+  unsigned long pages = 0;
+  FILE* statm = fopen("/proc/self/statm", "r");
+  if (statm != NULL) {
+    if (fscanf(statm, "%lu", &pages) != 1) pages = 0;
+    fclose(statm);
+  }
+  return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+}
+
+static int rank, size, limited;
+static int* destinations;
+
+/* Every rank declares `degree` edges to the last rank; the last rank gets too
+ * little memory for its part. */
+static void create_beyond_memory(int degree, const char* what) {
+  struct rlimit original;
+  getrlimit(RLIMIT_AS, &original);
+  if (rank == limited) {
+    struct rlimit tight = original;
+    tight.rlim_cur = mapped_bytes() + kHeadroom;
+    CHECK(setrlimit(RLIMIT_AS, &tight) == 0, "setrlimit failed");
+  }
+  const int source = rank;
+  MPI_Comm graph = MPI_COMM_WORLD;
+  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, MPI_UNWEIGHTED,
+                                       MPI_INFO_NULL, 0, &graph);
+  if (rank == limited) setrlimit(RLIMIT_AS, &original);
+  expect_error_class(rc, MPI_ERR_NO_MEM, what);
+  CHECK(graph == MPI_COMM_NULL, "%s: output communicator not MPI_COMM_NULL", what);
+  if (rc == MPI_SUCCESS) MPI_Comm_free(&graph);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  limited = size - 1;
+
+  destinations = malloc(sizeof(int) * kIncomingEdges);
+  CHECK(destinations != NULL, "no memory for the input");
+  if (destinations == NULL) return capi_finish();
+  for (int i = 0; i < kIncomingEdges; ++i) destinations[i] = limited;
+
+  create_beyond_memory(rank == limited ? kOwnEdges : 0, "out of memory before the exchange");
+  if (size > 1) create_beyond_memory(rank == limited ? 0 : kIncomingEdges, "out of memory during the exchange");
+  free(destinations);
+
+  /* Nothing is left behind: a small graph on the same communicator works. */
+  const int source = rank;
+  const int next = (rank + 1) % size;
+  const int one = 1;
+  MPI_Comm ring = MPI_COMM_NULL;
+  const int ring_rc =
+      MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &one, &next, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &ring);
+  expect_error_class(ring_rc, MPI_SUCCESS, "a small graph afterwards");
+  if (ring_rc == MPI_SUCCESS) {
+    int sent = rank;
+    int received = -1;
+    MPI_Neighbor_alltoall(&sent, 1, MPI_INT, &received, 1, MPI_INT, ring);
+    CHECK_EQ_INT(received, (rank + size - 1) % size);
+    MPI_Comm_free(&ring);
+  }
+
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  return capi_finish();
+}
