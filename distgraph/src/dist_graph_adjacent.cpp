@@ -99,7 +99,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   if (const auto check = info_value(options.info, "distopo_check_adjacent"); check && parse_flag(*check)) {
     agree_on_error(channel.comm, check_both_sides(channel, record, rank));
   }
-  return detail::install_dist_graph(comm_old, std::move(record));
+  return detail::install_dist_graph(comm_old, std::move(record), options);
 }
 
 AdjacentSide in_side(int degree, const int* sources, const int* weights) {

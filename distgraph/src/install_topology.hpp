@@ -6,10 +6,13 @@
 // otherwise from a plain duplicate. One duplication either way.
 #include "distopo/core/comm.hpp"
 #include "distopo/core/topology.hpp"
+#include "distopo/distgraph.hpp"
 
 namespace distopo::detail {
 
-// Collective over `comm_old`.
-Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record);
+// Collective over `comm_old`. `record` holds graph node `rank`'s lists; with
+// options.reorder (agreed) the graph nodes may move to other processes
+// (reorder/node_placement.hpp), graph node v becoming rank v of the result.
+Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options);
 
 }  // namespace distopo::detail

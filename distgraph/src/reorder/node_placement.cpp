@@ -1,0 +1,198 @@
+#include "node_placement.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <numeric>
+#include <vector>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/error.hpp"
+#include "distopo/core/info.hpp"
+
+namespace distopo::detail {
+namespace {
+
+constexpr int kRoot = 0;
+
+// What rank 0 holds after the gather: every out-edge and every process's node.
+struct WholeGraph {
+  std::vector<DirectedEdge> edges;
+  std::vector<int> node_of;  // by process
+  int node_count = 0;
+};
+
+WholeGraph gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout) {
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  const int outdegree = static_cast<int>(own.destinations.size());
+  const std::array<int, 2> mine{outdegree, layout.node};
+  std::vector<int> gathered(rank == kRoot ? 2 * static_cast<std::size_t>(size) : 0);
+  check_mpi(MPI_Gather(mine.data(), 2, MPI_INT, gathered.data(), 2, MPI_INT, kRoot, comm), "MPI_Gather");
+
+  std::vector<int> counts;
+  std::vector<int> displacements;
+  if (rank == kRoot) {
+    counts.resize(static_cast<std::size_t>(size));
+    displacements.resize(static_cast<std::size_t>(size));
+    for (int p = 0; p < size; ++p) counts[static_cast<std::size_t>(p)] = gathered[2 * static_cast<std::size_t>(p)];
+    std::exclusive_scan(counts.begin(), counts.end(), displacements.begin(), 0);
+  }
+  const std::size_t total = rank == kRoot ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0;
+  std::vector<int> destinations(total);
+  check_mpi(MPI_Gatherv(own.destinations.data(), outdegree, MPI_INT, destinations.data(), counts.data(),
+                        displacements.data(), MPI_INT, kRoot, comm),
+            "MPI_Gatherv");
+  std::vector<int> weights(own.weighted ? total : 0);
+  if (own.weighted) {
+    check_mpi(MPI_Gatherv(own.destination_weights.data(), outdegree, MPI_INT, weights.data(), counts.data(),
+                          displacements.data(), MPI_INT, kRoot, comm),
+              "MPI_Gatherv");
+  }
+
+  WholeGraph graph;
+  if (rank != kRoot) return graph;
+  graph.node_count = layout.node_count;
+  graph.node_of.resize(static_cast<std::size_t>(size));
+  graph.edges.reserve(total);
+  for (int p = 0; p < size; ++p) {
+    graph.node_of[static_cast<std::size_t>(p)] = gathered[2 * static_cast<std::size_t>(p) + 1];
+    const auto first = static_cast<std::size_t>(displacements[static_cast<std::size_t>(p)]);
+    for (std::size_t e = first; e < first + static_cast<std::size_t>(counts[static_cast<std::size_t>(p)]); ++e) {
+      graph.edges.push_back({p, destinations[e], own.weighted ? weights[e] : 1});
+    }
+  }
+  return graph;
+}
+
+// The weight of the directed edges whose ends sit on different machine nodes
+// when graph node v runs on process host[v].
+std::int64_t crossing_weight(const WholeGraph& graph, const std::vector<int>& host) {
+  std::int64_t cut = 0;
+  for (const DirectedEdge& edge : graph.edges) {
+    const int from = graph.node_of[static_cast<std::size_t>(host[static_cast<std::size_t>(edge.source)])];
+    const int to = graph.node_of[static_cast<std::size_t>(host[static_cast<std::size_t>(edge.destination)])];
+    if (from != to) cut += edge.weight;
+  }
+  return cut;
+}
+
+// Parts -> machine nodes of the same capacity, most graph nodes already there
+// first; then, inside each machine node, a graph node whose own process is
+// there stays on it and the others fill the remaining processes in rank
+// order. Moves as few lists as the partition allows.
+std::vector<int> hosts_for(const WholeGraph& graph, const std::vector<int>& part) {
+  const auto size = graph.node_of.size();
+  std::vector<std::vector<int>> processes(static_cast<std::size_t>(graph.node_count));
+  for (std::size_t p = 0; p < size; ++p)
+    processes[static_cast<std::size_t>(graph.node_of[p])].push_back(static_cast<int>(p));
+
+  std::map<std::pair<int, int>, int> overlap;  // (part, node) -> graph nodes of the part already on the node
+  for (std::size_t v = 0; v < size; ++v) ++overlap[{part[v], graph.node_of[v]}];
+  std::vector<std::tuple<int, int, int>> by_overlap;  // (-count, part, node)
+  for (const auto& [key, count] : overlap) by_overlap.emplace_back(-count, key.first, key.second);
+  std::sort(by_overlap.begin(), by_overlap.end());
+  const auto capacity = [&](int node) { return processes[static_cast<std::size_t>(node)].size(); };
+  std::vector<int> node_of_part(static_cast<std::size_t>(graph.node_count), -1);
+  std::vector<char> taken(static_cast<std::size_t>(graph.node_count), 0);
+  for (const auto& [count, p, node] : by_overlap) {
+    if (node_of_part[static_cast<std::size_t>(p)] < 0 && !taken[static_cast<std::size_t>(node)] &&
+        capacity(node) == capacity(p)) {
+      node_of_part[static_cast<std::size_t>(p)] = node;
+      taken[static_cast<std::size_t>(node)] = 1;
+    }
+  }
+  for (int p = 0; p < graph.node_count; ++p) {
+    if (node_of_part[static_cast<std::size_t>(p)] >= 0) continue;
+    for (int node = 0; node < graph.node_count; ++node) {
+      if (!taken[static_cast<std::size_t>(node)] && capacity(node) == capacity(p)) {
+        node_of_part[static_cast<std::size_t>(p)] = node;
+        taken[static_cast<std::size_t>(node)] = 1;
+        break;
+      }
+    }
+  }
+
+  std::vector<int> host(size, -1);
+  std::vector<char> busy(size, 0);
+  for (std::size_t v = 0; v < size; ++v) {
+    if (node_of_part[static_cast<std::size_t>(part[v])] == graph.node_of[v]) {
+      host[v] = static_cast<int>(v);
+      busy[v] = 1;
+    }
+  }
+  std::vector<std::size_t> next_free(static_cast<std::size_t>(graph.node_count), 0);
+  for (std::size_t v = 0; v < size; ++v) {
+    if (host[v] >= 0) continue;
+    const auto node = static_cast<std::size_t>(node_of_part[static_cast<std::size_t>(part[v])]);
+    std::size_t& next = next_free[node];
+    while (busy[static_cast<std::size_t>(processes[node][next])]) ++next;
+    host[v] = processes[node][next];
+    busy[static_cast<std::size_t>(host[v])] = 1;
+  }
+  return host;
+}
+
+}  // namespace
+
+ReorderSettings agreed_reorder_settings(MPI_Comm comm, MPI_Info info) {
+  std::array<int, 2> values{ReorderSettings{}.gather_limit, static_cast<int>(ReorderSettings{}.effort)};
+  if (comm_rank(comm) == kRoot) {
+    if (const auto limit = info_value(info, kReorderGatherLimitKey)) {
+      if (const int parsed = parse_positive(limit->c_str()); parsed > 0) values[0] = parsed;
+    }
+    if (const auto effort = info_value(info, kReorderEffortKey)) {
+      if (*effort == "fast") values[1] = static_cast<int>(PartitionEffort::fast);
+      if (*effort == "balanced") values[1] = static_cast<int>(PartitionEffort::balanced);
+      if (*effort == "thorough") values[1] = static_cast<int>(PartitionEffort::thorough);
+    }
+  }
+  check_mpi(MPI_Bcast(values.data(), 2, MPI_INT, kRoot, comm), "MPI_Bcast");
+  return {values[0], static_cast<PartitionEffort>(values[1])};
+}
+
+PlacementOutcome place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
+                                const ReorderSettings& settings) {
+  const int size = comm_size(comm);
+  PlacementOutcome outcome{std::nullopt, -1, -1};
+  // One machine node, or one process per node: every mapping crosses the same.
+  if (layout.node_count <= 1 || layout.node_count == size) return outcome;
+  auto edges = static_cast<std::int64_t>(own.destinations.size());
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  if (edges > settings.gather_limit) return outcome;
+
+  const WholeGraph graph = gather_whole_graph(comm, own, layout);
+  std::array<std::int64_t, 3> decision{0, 0, 0};  // moved, identity cut, mapped cut
+  std::vector<int> host;
+  if (comm_rank(comm) == kRoot) {
+    std::vector<int> capacities(static_cast<std::size_t>(graph.node_count), 0);
+    for (const int node : graph.node_of) ++capacities[static_cast<std::size_t>(node)];
+    const std::vector<int> part = partition_exact(partitioner_graph(size, graph.edges), capacities, settings.effort);
+    // The partition numbers parts like the nodes they are sized for.
+    std::vector<int> identity(static_cast<std::size_t>(size));
+    std::iota(identity.begin(), identity.end(), 0);
+    host = hosts_for(graph, part);
+    decision = {0, crossing_weight(graph, identity), crossing_weight(graph, host)};
+    decision[0] = decision[2] < decision[1] ? 1 : 0;
+  }
+  check_mpi(MPI_Bcast(decision.data(), 3, MPI_INT64_T, kRoot, comm), "MPI_Bcast");
+  outcome.identity_cut = decision[1];
+  outcome.mapped_cut = decision[2];
+  if (decision[0] == 0) return outcome;
+
+  // Each process learns the graph node it hosts and the host of its own.
+  std::vector<int> pairs;
+  if (comm_rank(comm) == kRoot) {
+    pairs.resize(2 * static_cast<std::size_t>(size));
+    for (int v = 0; v < size; ++v) {
+      pairs[2 * static_cast<std::size_t>(host[static_cast<std::size_t>(v)])] = v;
+      pairs[2 * static_cast<std::size_t>(v) + 1] = host[static_cast<std::size_t>(v)];
+    }
+  }
+  std::array<int, 2> mine{};
+  check_mpi(MPI_Scatter(pairs.data(), 2, MPI_INT, mine.data(), 2, MPI_INT, kRoot, comm), "MPI_Scatter");
+  outcome.placement = Placement{mine[0], mine[1]};
+  return outcome;
+}
+
+}  // namespace distopo::detail
