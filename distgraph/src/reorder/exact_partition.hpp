@@ -32,8 +32,8 @@ struct UndirectedGraph {
 // overflow METIS' 32-bit sums.
 UndirectedGraph partitioner_graph(int n, std::span<const DirectedEdge> edges);
 
-// How hard to look: METIS runs (k-way, then also recursive bisection) and
-// refinement passes.
+// How hard to look: METIS cuts tried (recursive bisection; thorough adds
+// k-way) and refinement passes.
 enum class PartitionEffort { fast, balanced, thorough };
 
 // part[v] for every vertex, with exactly capacities[i] vertices in part i
