@@ -20,3 +20,9 @@ distopo_add_benchmark(key_sort_bench SOURCES key_sort_bench.cpp
 # What one MPI_Iprobe / MPI_Test costs: the calibration of the SMPI study's
 # polling charge (docs/scaling/README.md).
 distopo_add_benchmark(poll_cost SOURCES poll_cost.cpp LIBS MPI::MPI_CXX CLI11::CLI11 nlohmann_json::nlohmann_json)
+# The dist-graph reordering: crossing weight of identity, distopo, whole-graph
+# METIS and the best block mapping, and the mapping's cost (real runs on
+# emulated nodes, or the mapping alone with --mapping-only).
+distopo_add_benchmark(distgraph_reorder SOURCES distgraph_reorder.cpp reorder_graphs.cpp
+                      LIBS distopo_distgraph distopo_cart distopo_metis CLI11::CLI11 nlohmann_json::nlohmann_json)
+target_include_directories(distgraph_reorder PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)

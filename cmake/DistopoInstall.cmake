@@ -24,7 +24,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/distopoConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/distopoConfig.cmake INSTALL_DESTINATION ${_cmake_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/distopoConfigVersion.cmake COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/distopoConfig.cmake ${PROJECT_BINARY_DIR}/distopoConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/DistopoKokkos.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/DistopoKokkos.cmake ${PROJECT_SOURCE_DIR}/cmake/DistopoMetis.cmake
         DESTINATION ${_cmake_dir})
 
 # pkg-config: relocatable (prefix found from the .pc file's own directory);

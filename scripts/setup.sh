@@ -10,6 +10,7 @@ packages=(
   g++ make cmake pkg-config
   mpich libmpich-dev            # MPICH 4.0 (ch4:ucx)
   libtrilinos-kokkos-dev        # Kokkos 3.4, Serial backend
+  libmetis-dev                  # METIS 5.1: the dist-graph reordering (no MPI dependency, unlike Scotch)
   libgtest-dev libbenchmark-dev # tests and kernel benchmarks
   libcli11-dev nlohmann-json3-dev
   curl ca-certificates xz-utils # fetch MPICH's test sources (scripts/mpich_test_suite.sh)

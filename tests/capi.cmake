@@ -40,3 +40,4 @@ set_target_properties(capi_kokkos_finalized_by_application PROPERTIES LINKER_LAN
 target_link_libraries(capi_kokkos_finalized_by_application PRIVATE MPI::MPI_CXX Kokkos::kokkos)
 distopo_add_capi_test(capi_cart_many_dimensions SOURCES capi/cart_many_dimensions.c
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
+distopo_add_capi_test(capi_reorder SOURCES capi/reorder.c PROCS ${DISTOPO_TEST_PROCS} 16)

@@ -13,3 +13,9 @@ distopo_add_unit_test(query_lifetime_test SOURCES query_lifetime_test.cpp
                       LIBS distopo_cart distopo_graph distopo_distgraph)
 distopo_add_compile_fail_test(temporary_query_does_not_compile SOURCE compile_fail/temporary_query.cpp
                               LIBS distopo_distgraph ERROR "use of deleted function[^\n]*dist_graph_neighbors\\(Comm&&\\)")
+# Reordering: the serial partitioner, then the whole path on emulated nodes
+# (16 ranks: 4 and 8 nodes of 4 and 2).
+distopo_add_unit_test(reorder_partition_test SOURCES reorder_partition_test.cpp LIBS distopo_distgraph)
+target_include_directories(reorder_partition_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
+distopo_add_mpi_test(dist_graph_reorder_test SOURCES dist_graph_reorder_test.cpp
+                     LIBS distopo_distgraph distopo_cart distopo_neighbor PROCS ${DISTOPO_TEST_PROCS} 16)

@@ -118,7 +118,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", check)
       .reduce_and_throw(comm_old, error, kCreateAdjacent);
   if (check) agree_on_error(comm_old, check_both_sides(private_channel(comm_old).comm, record, rank));
-  return detail::install_dist_graph(comm_old, std::move(record));
+  return detail::install_dist_graph(comm_old, std::move(record), options);
 }
 
 AdjacentSide in_side(int degree, const int* sources, const int* weights) {

@@ -151,7 +151,7 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   ensure_runtime();
   require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
-  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options));
+  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options), options);
 }
 
 }  // namespace

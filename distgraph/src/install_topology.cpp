@@ -1,7 +1,11 @@
 #include "install_topology.hpp"
 
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
+#include "distopo/core/private_channel.hpp"
 #include "distopo/core/shared_channel.hpp"
+#include "reorder/list_shipping.hpp"
+#include "reorder/node_placement.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -11,25 +15,44 @@ const int* native_weights(const std::vector<int>& weights, bool weighted) {
   return weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data();
 }
 #endif
-}  // namespace
 
-Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record) {
+// The result over `base`'s group in `base`'s rank order; `base_is_ours`: a
+// communicator made for this result, taken over (or freed) instead of copied.
+Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record) {
 #if DISTOPO_NATIVE_TOPOLOGY
   MPI_Comm native = MPI_COMM_NULL;
   // PMPI: once the interposition library is loaded, MPI_ names are ours.
-  check_mpi(PMPI_Dist_graph_create_adjacent(
-                comm_old, static_cast<int>(record.sources.size()), record.sources.data(),
-                native_weights(record.source_weights, record.weighted), static_cast<int>(record.destinations.size()),
-                record.destinations.data(), native_weights(record.destination_weights, record.weighted),
-                MPI_INFO_NULL, 0, &native),
-            "MPI_Dist_graph_create_adjacent");
+  const int rc = PMPI_Dist_graph_create_adjacent(
+      base, static_cast<int>(record.sources.size()), record.sources.data(),
+      native_weights(record.source_weights, record.weighted), static_cast<int>(record.destinations.size()),
+      record.destinations.data(), native_weights(record.destination_weights, record.weighted), MPI_INFO_NULL, 0,
+      &native);
+  if (base_is_ours) PMPI_Comm_free(&base);
+  check_mpi(rc, "MPI_Dist_graph_create_adjacent");
   Comm result = Comm::adopt(native);
 #else
-  Comm result = copy_without_attributes(comm_old);
+  Comm result = base_is_ours ? Comm::adopt(base) : copy_without_attributes(base);
 #endif
   attach_topology(result, std::move(record));
-  share_channels(comm_old, result);
+  // Same ranks in the same order: the result joins its parent's channel family.
+  if (!base_is_ours) share_channels(base, result);
   return result;
+}
+
+}  // namespace
+
+Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options) {
+  if (!options.reorder) return with_topology(comm_old, false, std::move(record));
+  const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
+  const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
+  const PlacementOutcome outcome = place_on_nodes(comm_old, record, layout, settings);
+  if (!outcome.placement) return with_topology(comm_old, false, std::move(record));
+
+  const PrivateChannel channel = private_channel(comm_old);
+  record = ship_lists(channel.comm, std::move(record), *outcome.placement);
+  MPI_Comm reordered = MPI_COMM_NULL;
+  check_mpi(PMPI_Comm_split(comm_old, 0, outcome.placement->graph_node, &reordered), "MPI_Comm_split");
+  return with_topology(reordered, true, std::move(record));
 }
 
 }  // namespace distopo::detail

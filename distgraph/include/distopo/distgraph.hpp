@@ -26,8 +26,10 @@ struct DistGraphOptions {
   // false is MPI_UNWEIGHTED: weights are neither read nor returned. Must agree
   // on all ranks.
   bool weighted = true;
-  // May ranks be renumbered? Must agree on all ranks. Accepted; ranks are kept
-  // until the mapping lands.
+  // May ranks be renumbered? Must agree on all ranks. If so, graph nodes move
+  // to processes so that less edge weight (MPI_UNWEIGHTED: fewer edges)
+  // crosses machine nodes, every machine node keeping its process count;
+  // graph node v is rank v of the result (README, "Reordering").
   bool reorder = false;
   // Hints; see README ("Configuration"). MPI_INFO_NULL is always valid.
   MPI_Info info = MPI_INFO_NULL;

@@ -1,0 +1,47 @@
+#pragma once
+// Partitioning a whole graph into parts of exactly given sizes (one part per
+// machine node, sized as the node's process count), minimizing the weight of
+// the edges between parts. METIS proposes; an exact balancing pass and swap
+// refinement (moves in pairs, so every part keeps its size) finish.
+// Serial: runs on the one rank that holds the graph.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace distopo::detail {
+
+struct DirectedEdge {
+  int source;
+  int destination;
+  std::int64_t weight;
+};
+
+// Undirected, in compressed rows: the neighbors of v are
+// targets[offsets[v] .. offsets[v + 1]), each pair once per direction, no
+// self-loops, positive weights.
+struct UndirectedGraph {
+  std::vector<int> offsets;
+  std::vector<int> targets;
+  std::vector<int> weights;
+  [[nodiscard]] int vertex_count() const { return static_cast<int>(offsets.size()) - 1; }
+};
+
+// The partitioner's view of `edges` over vertices 0 .. n-1: self-loops and
+// zero weights dropped, u->v and v->u merged into one pair with their weights
+// summed; weights scaled down (never below 1) when their total would
+// overflow METIS' 32-bit sums.
+UndirectedGraph partitioner_graph(int n, std::span<const DirectedEdge> edges);
+
+// How hard to look: METIS cuts tried (recursive bisection; thorough adds
+// k-way) and refinement passes.
+enum class PartitionEffort { fast, balanced, thorough };
+
+// part[v] for every vertex, with exactly capacities[i] vertices in part i
+// (the capacities sum to the vertex count). Deterministic.
+std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const int> capacities, PartitionEffort effort);
+
+// The weight of the pairs whose ends are in different parts (each direction
+// counted, as the graph stores both).
+std::int64_t cut_weight(const UndirectedGraph& graph, std::span<const int> part);
+
+}  // namespace distopo::detail
