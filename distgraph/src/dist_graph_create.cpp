@@ -4,6 +4,7 @@
 // collective round besides the duplication of the result.
 #include <algorithm>
 #include <climits>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,10 @@ auto edge_ends(const Input& input) {
   };
 }
 
-// Sorted keys -> the record: in-ends come first (direction bit 0).
-DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted) {
-  DistGraphTopology record;
+// Sorted keys -> the record: in-ends come first (direction bit 0). `record`
+// has room for every list already (ListRoom), so this allocates nothing and
+// cannot fail after the exchange.
+DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted, DistGraphTopology record) {
   record.weighted = weighted;
   const auto first_out = std::partition_point(
       keys.begin(), keys.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
@@ -55,22 +57,43 @@ DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted) {
   return record;
 }
 
-// In- and out-degree of this rank as edge ends arrive: both must fit in an
-// int. A message that would overflow one is rejected, and its sender reports
-// the error in the exchange's agreement step.
-class DegreeTally {
+// In- and out-degree of this rank as edge ends arrive, and room for the
+// lists they will become: both degrees must fit in an int, and the room is
+// taken while the exchange runs, so a rank without memory for its lists
+// rejects the message that needs it and its sender reports the error in the
+// exchange's agreement step, which every rank sees.
+class ListRoom {
  public:
   static constexpr int kOverflow = 1;
+  static constexpr int kNoMemory = 2;
 
-  // Counts keys[from, end) and returns the verdict on them.
+  explicit ListRoom(bool weighted) : weighted_(weighted) {}
+
+  // Counts keys[from, end), makes room for them and returns the verdict.
   int add(std::span<const EdgeKey> keys) {
     for (const EdgeKey key : keys) ++(edge_direction(key) == EdgeDirection::in ? in_ : out_);
-    return in_ > INT_MAX || out_ > INT_MAX ? kOverflow : 0;
+    if (in_ > INT_MAX || out_ > INT_MAX) return kOverflow;
+    try {
+      // The vectors are empty: reserving frees and allocates, it copies nothing.
+      lists_.sources.reserve(in_);
+      lists_.destinations.reserve(out_);
+      if (weighted_) {
+        lists_.source_weights.reserve(in_);
+        lists_.destination_weights.reserve(out_);
+      }
+    } catch (const std::bad_alloc&) {
+      return kNoMemory;
+    }
+    return 0;
   }
 
+  DistGraphTopology take() { return std::move(lists_); }
+
  private:
+  bool weighted_;
   std::size_t in_ = 0;
   std::size_t out_ = 0;
+  DistGraphTopology lists_;
 };
 
 // Validate -> bucket -> exchange on `channel` -> sort: the lists of this rank.
@@ -101,22 +124,32 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     detail::EdgeKeys().swap(own);
   }
   detail::CreationAgreement agreement(error, options, rank, size, "weights");
-  DegreeTally degrees;
-  degrees.add(own);
+  ListRoom room(options.weighted);
+  if (!error) {
+    if (const int verdict = room.add(own); verdict != 0) {
+      error = verdict == ListRoom::kNoMemory
+                  ? out_of_memory(kCaller, rank, "its neighbor lists")
+                  : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
+      agreement.record_error(rank);
+    }
+  }
   std::size_t received_until = own.size();
   const ExchangeVerdicts verdicts{
       .accept =
           [&](int, int) {
-            const int verdict = degrees.add(std::span<const EdgeKey>(own).subspan(received_until));
+            const int verdict = room.add(std::span<const EdgeKey>(own).subspan(received_until));
             received_until = own.size();
             return verdict;
           },
       .on_rejected =
-          [&](int destination, int) {
+          [&](int destination, int verdict) {
             if (error) return;
-            error = rank_error(MPI_ERR_ARG, kCaller, rank,
-                               "its edges would give rank " + std::to_string(destination) +
-                                   " an in- or out-degree above INT_MAX");
+            error = verdict == ListRoom::kNoMemory
+                        ? rank_error(MPI_ERR_NO_MEM, kCaller, rank,
+                                     "rank " + std::to_string(destination) + " has no memory for its neighbor lists")
+                        : rank_error(MPI_ERR_ARG, kCaller, rank,
+                                     "its edges would give rank " + std::to_string(destination) +
+                                         " an in- or out-degree above INT_MAX");
             agreement.record_error(rank);
           }};
   try {
@@ -135,15 +168,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
   sort_keys(own);
-  // The lists need memory of their own; a rank without it must not leave the
-  // others waiting in the communicator's creation, so all agree once more.
-  DistGraphTopology record;
-  const auto unpacked = local_step(kCaller, rank, "the neighbor lists", [&]() -> std::optional<LocalError> {
-    record = unpack_sorted(own, options.weighted);
-    return std::nullopt;
-  });
-  agree_on_error(comm, unpacked);
-  return record;
+  return unpack_sorted(own, options.weighted, room.take());
 }
 
 template <class Input>

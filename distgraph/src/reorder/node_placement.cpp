@@ -2,6 +2,7 @@
 
 #include <array>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "distopo/core/comm.hpp"
