@@ -110,15 +110,20 @@ def main():
         sys.exit("plot_scaling.py: no rows match")
     times = series(rows, ["time_s", "max_time_s"])
     heaps = series([r for r in rows if not r.get("model")], ["bytes_per_rank", "peak_bytes_per_rank"])
-    figure, (left, right) = plt.subplots(1, 2, figsize=(14, 7))
-    panel(left, times, "time of the call, max over ranks (µs)", 1e6)
-    panel(right, heaps, "heap added per rank, worst rank (KiB)", 1 / 1024)
-    left.set_title("time")
-    right.set_title("memory")
+    # Rows without a heap figure (simulations charged with computation run
+    # without the heap meter) get the time panel alone.
+    has_heap = any(points for points in heaps.values())
+    figure, axes = plt.subplots(1, 2 if has_heap else 1, figsize=(14 if has_heap else 8, 7), squeeze=False)
+    axes = list(axes[0])
+    panel(axes[0], times, "time of the call, max over ranks (µs)", 1e6)
+    axes[0].set_title("time")
+    if has_heap:
+        panel(axes[1], heaps, "heap added per rank, worst rank (KiB)", 1 / 1024)
+        axes[1].set_title("memory")
     figure.suptitle(args.title)
-    # One legend for both panels, below them.
+    # One legend for all panels, below them.
     labels = {}
-    for axis in (left, right):
+    for axis in axes:
         for handle, label in zip(*axis.get_legend_handles_labels()):
             labels.setdefault(label, handle)
     figure.legend(labels.values(), labels.keys(), loc="lower center", ncol=3, fontsize=8, frameon=False)
