@@ -45,13 +45,13 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistG
   if (!options.reorder) return with_topology(comm_old, false, std::move(record));
   const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
   const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
-  const PlacementOutcome outcome = place_on_nodes(comm_old, record, layout, settings);
-  if (!outcome.placement) return with_topology(comm_old, false, std::move(record));
+  const std::optional<Placement> placement = place_on_nodes(comm_old, record, layout, settings);
+  if (!placement) return with_topology(comm_old, false, std::move(record));
 
   const PrivateChannel channel = private_channel(comm_old);
-  record = ship_lists(channel.comm, std::move(record), *outcome.placement);
+  record = ship_lists(channel.comm, std::move(record), *placement);
   MPI_Comm reordered = MPI_COMM_NULL;
-  check_mpi(PMPI_Comm_split(comm_old, 0, outcome.placement->graph_node, &reordered), "MPI_Comm_split");
+  check_mpi(PMPI_Comm_split(comm_old, 0, placement->graph_node, &reordered), "MPI_Comm_split");
   return with_topology(reordered, true, std::move(record));
 }
 

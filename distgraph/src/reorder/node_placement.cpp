@@ -80,8 +80,8 @@ ReorderSettings agreed_reorder_settings(MPI_Comm comm, MPI_Info info) {
   std::array<int, 4> values{root ? settings.gather_limit : 0, root ? effort + 1 : 0, k, -k};
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), 4, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   if (values[2] != -values[3]) {
-    throw Error(MPI_ERR_ARG, std::string("MPI_Dist_graph_create with reorder: the ranks differ in ") +
-                                 kRanksPerNodeSetting);
+    throw Error(MPI_ERR_ARG,
+                std::string("MPI_Dist_graph_create with reorder: the ranks differ in ") + kRanksPerNodeSetting);
   }
   settings.gather_limit = values[0];
   settings.effort = static_cast<PartitionEffort>(values[1] - 1);
@@ -89,30 +89,26 @@ ReorderSettings agreed_reorder_settings(MPI_Comm comm, MPI_Info info) {
   return settings;
 }
 
-PlacementOutcome place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                                const ReorderSettings& settings) {
+std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
+                                        const ReorderSettings& settings) {
   const int size = comm_size(comm);
-  PlacementOutcome outcome{std::nullopt, -1, -1};
   // One machine node, or one process per node: every mapping crosses the same.
-  if (layout.node_count <= 1 || layout.node_count == size) return outcome;
+  if (layout.node_count <= 1 || layout.node_count == size) return std::nullopt;
   auto edges = static_cast<std::int64_t>(own.destinations.size());
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  if (edges > settings.gather_limit) return outcome;
+  if (edges > settings.gather_limit) return std::nullopt;
 
   const WholeGraph graph = gather_whole_graph(comm, own, layout);
-  std::array<std::int64_t, 3> decision{0, 0, 0};  // moved, identity cut, mapped cut
+  int moved = 0;
   std::vector<int> host;
   if (comm_rank(comm) == kRoot) {
     host = choose_hosts(graph, settings.effort);
     std::vector<int> identity(static_cast<std::size_t>(size));
     std::iota(identity.begin(), identity.end(), 0);
-    decision = {0, crossing_weight(graph, identity), crossing_weight(graph, host)};
-    decision[0] = decision[2] < decision[1] ? 1 : 0;
+    moved = crossing_weight(graph, host) < crossing_weight(graph, identity) ? 1 : 0;
   }
-  check_mpi(MPI_Bcast(decision.data(), 3, MPI_INT64_T, kRoot, comm), "MPI_Bcast");
-  outcome.identity_cut = decision[1];
-  outcome.mapped_cut = decision[2];
-  if (decision[0] == 0) return outcome;
+  check_mpi(MPI_Bcast(&moved, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
+  if (moved == 0) return std::nullopt;
 
   // Each process learns the graph node it hosts and the host of its own.
   std::vector<int> pairs;
@@ -125,8 +121,7 @@ PlacementOutcome place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, con
   }
   std::array<int, 2> mine{};
   check_mpi(MPI_Scatter(pairs.data(), 2, MPI_INT, mine.data(), 2, MPI_INT, kRoot, comm), "MPI_Scatter");
-  outcome.placement = Placement{mine[0], mine[1]};
-  return outcome;
+  return Placement{mine[0], mine[1]};
 }
 
 }  // namespace distopo::detail

@@ -40,14 +40,9 @@ struct Placement {
   int host;        // the process (rank in comm) that hosts this rank's graph node
 };
 
-struct PlacementOutcome {
-  std::optional<Placement> placement;  // nullopt: every graph node stays where it is
-  std::int64_t identity_cut = 0;       // crossing weight of the identity (-1: not computed)
-  std::int64_t mapped_cut = 0;         // crossing weight of the mapping found (-1: none computed)
-};
-
-// Collective over `comm`; `own` holds graph node `rank`'s lists.
-PlacementOutcome place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                                const ReorderSettings& settings);
+// Collective over `comm`; `own` holds graph node `rank`'s lists. nullopt:
+// every graph node stays where it is.
+std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
+                                        const ReorderSettings& settings);
 
 }  // namespace distopo::detail
