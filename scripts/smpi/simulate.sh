@@ -23,11 +23,14 @@
 #   --log-dir DIR          one log per run (default build-smpi/logs)
 #   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip (P, impl, family, compute, reduce_scatter) rows already in --out
+#   --stock-simgrid        run on Debian's libsimgrid as installed, not on the patched
+#                          build of build_simgrid.sh (same model, slower at large P)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
 reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="$root/docs/scaling/smpi.jsonl" log_dir="" skip_done=0
+stock_simgrid=0
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,7 +46,8 @@ while [ $# -gt 0 ]; do
     --build-dir) build=$(realpath -m "$2"); shift 2 ;;
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
-    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --stock-simgrid) stock_simgrid=1; shift ;;
+    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "simulate.sh: unknown option $1" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
@@ -66,6 +70,14 @@ if [ ! -x "$build/bench/smpi/edge_exchange_sim" ]; then
   CC=smpicc CXX=smpicxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTOPO_SMPI=ON >/dev/null
 fi
 cmake --build "$build" -j "$(nproc)" --target edge_exchange_sim distopo_actor_heap_meter >/dev/null
+# smpirun puts the system library directory first in LD_LIBRARY_PATH, so the
+# patched library is preloaded (the loader then resolves its soname to it).
+simgrid_preload=
+simgrid_label=stock
+if [ "$stock_simgrid" -eq 0 ]; then
+  simgrid_preload="$(bash "$root/scripts/smpi/build_simgrid.sh" "$build/simgrid")/libsimgrid.so.$(dpkg-query -W -f='${source:Version}' libsimgrid-dev | cut -d- -f1)"
+  simgrid_label=patched
+fi
 mkdir -p "$log_dir" "$(dirname "$out")"
 touch "$out"
 
@@ -122,7 +134,7 @@ for p in "${sizes[@]}"; do
       measure_rss=()
       [ -x /usr/bin/time ] && measure_rss=(/usr/bin/time -f %M -o "$log.rss")
       start=$(date +%s)
-      LD_PRELOAD="$heap_meter" \
+      LD_PRELOAD="$simgrid_preload${heap_meter:+ $heap_meter}" \
         "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
@@ -130,7 +142,7 @@ for p in "${sizes[@]}"; do
         echo "FAIL  $label (see $log)" >&2
         exit 1
       }
-      cost=",\"sim_wall_s\":$(( $(date +%s) - start ))"
+      cost=",\"simgrid\":\"$simgrid_label\",\"sim_wall_s\":$(( $(date +%s) - start ))"
       [ -s "$log.rss" ] && cost+=",\"sim_peak_rss_mib\":$(( $(tail -n 1 "$log.rss") / 1024 ))"
       rows=$(grep '^{' "$log" | sed "s/}\$/$cost}/")
       [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }
