@@ -64,6 +64,66 @@ TEST_F(KeySort, PackedEdgesWithHubAndOutlierRank) {
   expect_sorted_like_std(keys);
 }
 
+// Keys that differ in few bits are counted and rebuilt, not moved. Bits that
+// vary in runs apart from each other (here bits 0-1, 7, 33-35 and 63) must be
+// packed and unpacked exactly: a wrong mask or offset changes the keys.
+TEST_F(KeySort, FewVaryingBitsInScatteredRuns) {
+  std::mt19937_64 random(4);
+  const std::uint64_t common = 0x00f0'0000'0a00'0000ULL;
+  for (std::size_t n : {4097UL, 5000UL, 100000UL}) {
+    std::vector<std::uint64_t> keys(n);
+    for (auto& key : keys) {
+      key = common | (random() & 0x3U) | ((random() & 1U) << 7) | ((random() & 0x7U) << 33) | ((random() & 1U) << 63);
+    }
+    expect_sorted_like_std(keys);
+  }
+}
+
+// Packed edges as a rank holds them after the exchange: ranks below 16 and
+// weights below 8 (8 varying bits, one counting pass), and the same keys
+// already sorted and reversed.
+TEST_F(KeySort, PackedEdgesOfSixteenRanks) {
+  std::mt19937_64 random(5);
+  std::vector<std::uint64_t> keys;
+  for (int i = 0; i < 200000; ++i) {
+    const auto direction = (random() % 2) ? distopo::EdgeDirection::out : distopo::EdgeDirection::in;
+    keys.push_back(distopo::pack_edge(direction, static_cast<int>(random() % 16), static_cast<int>(random() % 8)));
+  }
+  expect_sorted_like_std(keys);
+  std::sort(keys.begin(), keys.end());
+  expect_sorted_like_std(keys);
+  std::reverse(keys.begin(), keys.end());
+  expect_sorted_like_std(keys);
+}
+
+// The counting sort takes at most as many counters as keys: 2^13 possible
+// values need 8192 keys. Just below, the radix passes run instead; both
+// sides must agree with std::sort.
+TEST_F(KeySort, BothSidesOfTheCountingSortLimit) {
+  std::mt19937_64 random(6);
+  for (std::size_t n : {8191UL, 8192UL}) {
+    std::vector<std::uint64_t> keys(n);
+    for (auto& key : keys) key = (random() & 0x1fffU) << 20;
+    keys[0] = 0;
+    keys[1] = std::uint64_t{0x1fff} << 20;  // all 13 bits vary
+    expect_sorted_like_std(keys);
+  }
+}
+
+// More varying bits than one digit: 2, 3 and 4 radix passes (an odd count
+// leaves the result in the scratch copy, which is copied back).
+TEST_F(KeySort, SeveralRadixPassesOverPackedBits) {
+  std::mt19937_64 random(7);
+  for (unsigned width : {20U, 30U, 40U}) {
+    std::vector<std::uint64_t> keys(50000);
+    for (auto& key : keys) {
+      const std::uint64_t value = random() & ((std::uint64_t{1} << width) - 1);
+      key = ((value >> 10) << 24) | (value & 0x3ffU);  // two runs of bits, apart
+    }
+    expect_sorted_like_std(keys);
+  }
+}
+
 TEST(EdgeKey, PackingRoundTripsAndOrders) {
   using distopo::EdgeDirection;
   const auto key = distopo::pack_edge(EdgeDirection::out, 2147483647, 2147483647);
