@@ -74,12 +74,11 @@ class ListRoom {
     for (const EdgeKey key : keys) ++(edge_direction(key) == EdgeDirection::in ? in_ : out_);
     if (in_ > INT_MAX || out_ > INT_MAX) return kOverflow;
     try {
-      // The vectors are empty: reserving frees and allocates, it copies nothing.
-      lists_.sources.reserve(in_);
-      lists_.destinations.reserve(out_);
+      make_room(lists_.sources, in_);
+      make_room(lists_.destinations, out_);
       if (weighted_) {
-        lists_.source_weights.reserve(in_);
-        lists_.destination_weights.reserve(out_);
+        make_room(lists_.source_weights, in_);
+        make_room(lists_.destination_weights, out_);
       }
     } catch (const std::bad_alloc&) {
       return kNoMemory;
@@ -90,6 +89,15 @@ class ListRoom {
   DistGraphTopology take() { return std::move(lists_); }
 
  private:
+  // The vectors stay empty until the lists are written: the old room is
+  // freed before the larger one is taken (reserve() would hold both at once,
+  // next to every key received so far).
+  static void make_room(std::vector<int>& list, std::size_t size) {
+    if (size <= list.capacity()) return;
+    std::vector<int>().swap(list);
+    list.reserve(size);
+  }
+
   bool weighted_;
   std::size_t in_ = 0;
   std::size_t out_ = 0;
@@ -105,7 +113,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
-  detail::EdgeKeys own;  // the ends this rank stores: its own, then those received
+  detail::KeyBuffer own;  // the ends this rank stores: its own, then those received
   std::vector<OutgoingMessage<EdgeKey>> messages;
   std::optional<detail::PeerBuckets> buckets;
   std::optional<LocalError> error = local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
@@ -121,12 +129,12 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
     messages.clear();
     buckets.reset();
-    detail::EdgeKeys().swap(own);
+    own.release();
   }
   detail::CreationAgreement agreement(error, options, rank, size, "weights");
   ListRoom room(options.weighted);
   if (!error) {
-    if (const int verdict = room.add(own); verdict != 0) {
+    if (const int verdict = room.add(own.keys()); verdict != 0) {
       error = verdict == ListRoom::kNoMemory
                   ? out_of_memory(kCaller, rank, "its neighbor lists")
                   : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
@@ -137,7 +145,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const ExchangeVerdicts verdicts{
       .accept =
           [&](int, int) {
-            const int verdict = room.add(std::span<const EdgeKey>(own).subspan(received_until));
+            const int verdict = room.add(own.keys().subspan(received_until));
             received_until = own.size();
             return verdict;
           },
@@ -154,12 +162,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
           }};
   try {
     sparse_exchange_into<EdgeKey>(
-        channel, messages,
-        [&own](int, int count) {
-          const std::size_t old_size = own.size();
-          own.resize(old_size + static_cast<std::size_t>(count));
-          return own.data() + old_size;
-        },
+        channel, messages, [&own](int, int count) { return own.append(static_cast<std::size_t>(count)); },
         agreement.values(), verdicts);
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
@@ -167,8 +170,8 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   }
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
-  sort_keys(own);
-  return unpack_sorted(own, options.weighted, room.take());
+  sort_keys(own.keys());
+  return unpack_sorted(own.keys(), options.weighted, room.take());
 }
 
 template <class Input>
