@@ -4,6 +4,7 @@
 // collective round besides the duplication of the result.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <vector>
@@ -37,23 +38,21 @@ auto edge_ends(const Input& input) {
   };
 }
 
-// Sorted keys -> the record: in-ends come first (direction bit 0). `record`
-// has room for every list already (ListRoom), so this allocates nothing and
-// cannot fail after the exchange.
-DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted, DistGraphTopology record) {
+// The keys, in sorted runs of equal ends -> the record: in-ends come first
+// (direction bit 0). `record` has room for every list already (ListRoom), so
+// this allocates nothing and cannot fail after the exchange; the sort's
+// counting path hands over each distinct end once, with its count, and the
+// keys are never rewritten.
+DistGraphTopology fill_lists(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, DistGraphTopology record) {
   record.weighted = weighted;
-  const auto first_out = std::partition_point(
-      keys.begin(), keys.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
-  const auto fill = [weighted](auto begin, auto end, std::vector<int>& ranks, std::vector<int>& weights) {
-    ranks.reserve(static_cast<std::size_t>(end - begin));
-    if (weighted) weights.reserve(static_cast<std::size_t>(end - begin));
-    for (auto it = begin; it != end; ++it) {
-      ranks.push_back(edge_rank(*it));
-      if (weighted) weights.push_back(edge_weight(*it));
-    }
-  };
-  fill(keys.begin(), first_out, record.sources, record.source_weights);
-  fill(first_out, keys.end(), record.destinations, record.destination_weights);
+  for_each_sorted_run(keys, bits, [&record, weighted](EdgeKey key, std::size_t count) {
+    const bool in = edge_direction(key) == EdgeDirection::in;
+    std::vector<int>& ranks = in ? record.sources : record.destinations;
+    ranks.insert(ranks.end(), count, edge_rank(key));
+    if (!weighted) return;
+    std::vector<int>& weights = in ? record.source_weights : record.destination_weights;
+    weights.insert(weights.end(), count, edge_weight(key));
+  });
   return record;
 }
 
@@ -69,9 +68,24 @@ class ListRoom {
 
   explicit ListRoom(bool weighted) : weighted_(weighted) {}
 
-  // Counts keys[from, end), makes room for them and returns the verdict.
+  // Counts `keys` (and notes their bits for the sort, in the same pass: the
+  // keys were just received and are still in cache), makes room for them and
+  // returns the verdict.
   int add(std::span<const EdgeKey> keys) {
-    for (const EdgeKey key : keys) ++(edge_direction(key) == EdgeDirection::in ? in_ : out_);
+    std::size_t out = 0;
+    std::uint64_t any = bits_.any();
+    std::uint64_t all = bits_.all();
+    for (const EdgeKey key : keys) {
+      out += static_cast<std::size_t>(edge_direction(key));
+      any |= key;
+      all &= key;
+    }
+    if (!keys.empty()) {
+      bits_.add(any);
+      bits_.add(all);
+    }
+    out_ += out;
+    in_ += keys.size() - out;
     if (in_ > INT_MAX || out_ > INT_MAX) return kOverflow;
     try {
       make_room(lists_.sources, in_);
@@ -87,6 +101,7 @@ class ListRoom {
   }
 
   DistGraphTopology take() { return std::move(lists_); }
+  [[nodiscard]] const KeyBits& bits() const { return bits_; }
 
  private:
   // The vectors stay empty until the lists are written: the old room is
@@ -101,6 +116,7 @@ class ListRoom {
   bool weighted_;
   std::size_t in_ = 0;
   std::size_t out_ = 0;
+  KeyBits bits_;
   DistGraphTopology lists_;
 };
 
@@ -170,8 +186,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   }
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
-  sort_keys(own.keys());
-  return unpack_sorted(own.keys(), options.weighted, room.take());
+  return fill_lists(own.keys(), room.bits(), options.weighted, room.take());
 }
 
 template <class Input>

@@ -5,11 +5,35 @@
 #include <array>
 #include <bit>
 #include <new>
+#include <optional>
 #include <utility>
+
+namespace distopo::detail {
+// Both masks of KeyBits in one reduction pass.
+struct OrAnd {
+  std::uint64_t any = 0;
+  std::uint64_t all = ~std::uint64_t{0};
+  KOKKOS_INLINE_FUNCTION void operator+=(const OrAnd& other) {
+    any |= other.any;
+    all &= other.all;
+  }
+  // Kokkos 3 joins reduction values through volatile references.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile OrAnd& other) volatile {
+    any = any | other.any;  // C++20 deprecates compound assignment to volatile
+    all = all & other.all;
+  }
+};
+}  // namespace distopo::detail
+
+template <>
+struct Kokkos::reduction_identity<distopo::detail::OrAnd> {
+  KOKKOS_FORCEINLINE_FUNCTION static distopo::detail::OrAnd sum() { return {}; }
+};
 
 namespace distopo {
 namespace {
 
+using detail::OrAnd;
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using Keys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>;
 using UnmanagedKeys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -71,18 +95,24 @@ class VaryingBits {
   unsigned width_ = 0;
 };
 
-VaryingBits varying_bits(const UnmanagedKeys& keys) {
-  std::uint64_t any = 0;
-  std::uint64_t all = ~std::uint64_t{0};
-  const auto n = keys.extent(0);
+KeyBits key_bits(const UnmanagedKeys& keys) {
+  OrAnd masks;
   Kokkos::parallel_reduce(
-      "distopo::sort_keys::or", Kokkos::RangePolicy<Exec>(0, n),
-      [=](std::size_t i, std::uint64_t& value) { value |= keys(i); }, Kokkos::BOr<std::uint64_t>(any));
-  Kokkos::parallel_reduce(
-      "distopo::sort_keys::and", Kokkos::RangePolicy<Exec>(0, n),
-      [=](std::size_t i, std::uint64_t& value) { value &= keys(i); }, Kokkos::BAnd<std::uint64_t>(all));
-  return VaryingBits(all, any ^ all);
+      "distopo::sort_keys::bits", Kokkos::RangePolicy<Exec>(0, keys.extent(0)),
+      [=](std::size_t i, OrAnd& value) {
+        value.any |= keys(i);
+        value.all &= keys(i);
+      },
+      Kokkos::Sum<OrAnd>(masks));
+  KeyBits bits;
+  if (keys.extent(0) > 0) {
+    bits.add(masks.any);
+    bits.add(masks.all);
+  }
+  return bits;
 }
+
+VaryingBits packing_of(const KeyBits& bits) { return VaryingBits(bits.all(), bits.any() ^ bits.all()); }
 
 // Chunks of the keys that count (and scatter) in parallel.
 struct Chunks {
@@ -119,23 +149,41 @@ std::size_t scan_counts(const ChunkCounts& counts) {
   return running;
 }
 
+// Whether the counting sort takes these keys: no more counters than keys,
+// so its memory stays O(n).
+bool countable(std::size_t n, const VaryingBits& bits) {
+  return bits.width() <= kMaxCountingBits && (std::size_t{1} << bits.width()) <= n;
+}
+
+// How often each packed value occurs: counts(0, v), the chunks' rows summed.
+ChunkCounts count_values(const UnmanagedKeys& keys, const VaryingBits& bits) {
+  const Chunks chunks(keys.extent(0));
+  const std::size_t values = std::size_t{1} << bits.width();
+  ChunkCounts counts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::counts"), chunks.count,
+                     values);
+  count_digits(keys, chunks, counts, [=](std::uint64_t key) { return static_cast<std::size_t>(bits.pack(key)); });
+  for (std::size_t chunk = 1; chunk < chunks.count; ++chunk) {
+    for (std::size_t value = 0; value < values; ++value) counts(0, value) += counts(chunk, value);
+  }
+  return counts;
+}
+
 // Few distinct packed values: count each one, then write every value as
 // often as it occurred, in order. A key is its packed value plus the common
 // bits, so the keys are rebuilt rather than moved: one read and one write
 // per key, no scratch copy.
 void counting_sort(const UnmanagedKeys& keys, const VaryingBits& bits) {
-  const std::size_t n = keys.extent(0);
-  const Chunks chunks(n);
-  const std::size_t values = std::size_t{1} << bits.width();
-  ChunkCounts counts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::counts"), chunks.count,
-                     values);
-  count_digits(keys, chunks, counts, [=](std::uint64_t key) { return static_cast<std::size_t>(bits.pack(key)); });
-  scan_counts(counts);  // counts(0, v): where value v starts
-  Kokkos::parallel_for("distopo::sort_keys::rebuild", Kokkos::RangePolicy<Exec>(0, values), [=](std::size_t value) {
-    const std::size_t end = value + 1 < values ? counts(0, value + 1) : n;
-    const std::uint64_t key = bits.unpack(value);
-    for (std::size_t i = counts(0, value); i < end; ++i) keys(i) = key;
-  });
+  const ChunkCounts counts = count_values(keys, bits);
+  const std::size_t values = counts.extent(1);
+  const Kokkos::View<std::size_t*, Kokkos::HostSpace> starts(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::starts"), values + 1);
+  starts(0) = 0;
+  for (std::size_t value = 0; value < values; ++value) starts(value + 1) = starts(value) + counts(0, value);
+  Kokkos::parallel_for(
+      "distopo::sort_keys::rebuild", Kokkos::RangePolicy<Exec>(0, values), [=](std::size_t value) {
+        const std::uint64_t key = bits.unpack(value);
+        for (std::size_t i = starts(value); i < starts(value + 1); ++i) keys(i) = key;
+      });
   Exec().fence();
 }
 
@@ -188,11 +236,10 @@ void sort_keys(std::span<std::uint64_t> keys) {
     return;
   }
   const UnmanagedKeys view(keys.data(), n);
-  const VaryingBits bits = varying_bits(view);
+  const VaryingBits bits = packing_of(key_bits(view));
   if (bits.width() == 0) return;  // all keys equal
   try {
-    // No more counters than keys: the counting sort's memory stays O(n).
-    if (bits.width() <= kMaxCountingBits && (std::size_t{1} << bits.width()) <= n) {
+    if (countable(n, bits)) {
       counting_sort(view, bits);
     } else {
       radix_sort(view, bits);
@@ -203,6 +250,35 @@ void sort_keys(std::span<std::uint64_t> keys) {
     // constructors' agreement, where a failure on one rank alone would leave
     // the others waiting.
     std::sort(keys.begin(), keys.end());
+  }
+}
+
+void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& key_bits,
+                         const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
+  const std::size_t n = keys.size();
+  if (n > kComparisonSortLimit && Kokkos::is_initialized()) {
+    const VaryingBits bits = packing_of(key_bits);
+    if (countable(n, bits)) {
+      std::optional<ChunkCounts> counts;
+      try {
+        counts = count_values(UnmanagedKeys(keys.data(), n), bits);
+      } catch (const std::bad_alloc&) {
+        // sort_keys below needs no memory when there is none
+      }
+      if (counts) {
+        for (std::size_t value = 0; value < counts->extent(1); ++value) {
+          if ((*counts)(0, value) > 0) visit(bits.unpack(value), (*counts)(0, value));
+        }
+        return;
+      }
+    }
+  }
+  sort_keys(keys);
+  for (std::size_t first = 0; first < n;) {
+    std::size_t end = first + 1;
+    while (end < n && keys[end] == keys[first]) ++end;
+    visit(keys[first], end - first);
+    first = end;
   }
 }
 
