@@ -157,6 +157,18 @@ TEST(DistGraphErrors, BadValuesDeepInsideLongInput) {
   expect_error(MPI_ERR_RANK, 1, {rank}, {kDegree}, bad_destinations, weights, {}, "destinations[9876] = ");
   expect_error(MPI_ERR_ARG, 1, {rank}, {kDegree}, destinations, bad_weights, {}, "weights[9001] = -1");
 
+  // Many sources of degree 1: a bad source and a negative degree deep inside.
+  std::vector<int> sources(kDegree, rank);
+  std::vector<int> ones(kDegree, 1);
+  std::vector<int> bad_sources = sources;
+  std::vector<int> bad_degrees = ones;
+  if (rank == culprit()) {
+    bad_sources[6543] = size + 1;
+    bad_degrees[4321] = -2;
+  }
+  expect_error(MPI_ERR_RANK, kDegree, bad_sources, ones, destinations, weights, {}, "sources[6543] = ");
+  expect_error(MPI_ERR_ARG, kDegree, sources, bad_degrees, destinations, weights, {}, "degrees[4321] = -2");
+
   std::vector<Edge> edges;
   for (int j = 0; j < kDegree; ++j) edges.push_back({rank, (rank + j) % size, 1});
   if (rank == culprit()) edges[7777].source = -4;

@@ -81,14 +81,23 @@ class ArrayEdges {
     if (n_ > 0 && (sources_ == nullptr || degrees_ == nullptr)) {
       return rank_error(MPI_ERR_ARG, kCreate, rank, "sources or degrees is NULL with n = " + std::to_string(n_));
     }
+    const auto source = [this](std::int64_t i) { return sources_[i]; };
+    const auto degree = [this](std::int64_t i) { return degrees_[i]; };
     std::int64_t total = 0;
-    for (int i = 0; i < n_; ++i) {
-      if (Check error = check_rank(kCreate, "sources", i, sources_[i], rank, size)) return error;
-      if (Check error = check_degree(kCreate, "degrees", i, degrees_[i], rank)) return error;
-      total += degrees_[i];
-      if (total > INT_MAX) {
-        return rank_error(MPI_ERR_ARG, kCreate, rank,
-                          "the degrees sum to more than INT_MAX (at degrees[" + std::to_string(i) + "])");
+    const bool sources_valid = all_within(n_, source, 0, size - 1) && all_within(n_, degree, 0, INT_MAX);
+    if (sources_valid) {
+      for (int i = 0; i < n_; ++i) total += degrees_[i];  // n ints cannot overflow 64 bits
+    }
+    if (!sources_valid || total > INT_MAX) {
+      total = 0;
+      for (int i = 0; i < n_; ++i) {
+        if (Check error = check_rank(kCreate, "sources", i, sources_[i], rank, size)) return error;
+        if (Check error = check_degree(kCreate, "degrees", i, degrees_[i], rank)) return error;
+        total += degrees_[i];
+        if (total > INT_MAX) {
+          return rank_error(MPI_ERR_ARG, kCreate, rank,
+                            "the degrees sum to more than INT_MAX (at degrees[" + std::to_string(i) + "])");
+        }
       }
     }
     if (total > 0 && (destinations_ == nullptr || (weighted_ && weights_ == nullptr))) {
