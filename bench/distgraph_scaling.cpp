@@ -36,6 +36,7 @@ const char* impl_name(Impl impl) { return impl == Impl::distopo ? "distopo" : "m
 struct Settings {
   std::vector<std::string> families = bench::family_names();
   int edges_per_rank = 16;
+  int max_degree = 0;  // 0: every source's edges in one entry
   int reps = 11;
   // Untimed creates of each family before its timed ones.
   int warmup = 20;
@@ -152,7 +153,8 @@ int max_indegree(const bench::LocalEdges& edges) {
 void warm_up_process(const Settings& settings, int rank, int size) {
   if (settings.families.empty()) return;
   const bench::LocalEdges edges =
-      bench::make_family(settings.families.front(), rank, size, settings.edges_per_rank, settings.seed);
+      bench::make_family(settings.families.front(), rank, size, settings.edges_per_rank, settings.seed,
+                         settings.max_degree);
   const double start = MPI_Wtime();
   for (double elapsed = 0; elapsed < settings.warmup_seconds;) {
     for (Impl impl : {Impl::distopo, Impl::mpich}) {
@@ -166,7 +168,8 @@ void warm_up_process(const Settings& settings, int rank, int size) {
 
 // Runs one family; returns false if distopo's neighbors differ from MPICH's.
 bool run_family(const Settings& settings, const std::string& family, int rank, int size) {
-  const bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
+  const bench::LocalEdges edges =
+      bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree);
   const bool weighted = !settings.unweighted;
   std::vector<Impl> impls;
   if (settings.impl != "mpich") impls.push_back(Impl::distopo);
@@ -199,6 +202,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"family", family},
                              {"P", size},
                              {"edges_per_rank", settings.edges_per_rank},
+                             {"max_degree", settings.max_degree},
                              {"total_edges", total_edges},
                              {"max_time_s", median(times[k])},
                              {"min_time_s", *std::min_element(times[k].begin(), times[k].end())},
@@ -232,6 +236,10 @@ int main(int argc, char** argv) {
   app.add_option("--edges-per-rank", settings.edges_per_rank,
                  "degree of the k-out, power-law and given-by-one families")
       ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--max-degree", settings.max_degree,
+                 "split each source's edges of random_kout and rank0_whole into entries of at most this degree "
+                 "(0: one entry per source)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--reps", settings.reps, "timed repetitions (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--warmup", settings.warmup, "untimed repetitions of each family first")
       ->check(CLI::NonNegativeNumber);

@@ -1,5 +1,6 @@
 #include "graph_families.hpp"
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 
@@ -10,13 +11,22 @@ namespace {
 
 int weight_of(int source, int destination) { return 1 + (source + destination) % 4; }
 
-void add_source(LocalEdges& edges, int source, const std::vector<int>& destinations) {
-  edges.sources.push_back(source);
-  edges.degrees.push_back(static_cast<int>(destinations.size()));
-  for (int d : destinations) {
-    edges.destinations.push_back(d);
-    edges.weights.push_back(weight_of(source, d));
-  }
+// One entry (source, degree) per `max_degree` destinations (all of them in
+// one entry when max_degree is 0; an entry of degree 0 when there are none).
+void add_source(LocalEdges& edges, int source, const std::vector<int>& destinations, int max_degree = 0) {
+  const std::size_t piece =
+      max_degree > 0 ? static_cast<std::size_t>(max_degree) : std::max<std::size_t>(destinations.size(), 1);
+  std::size_t first = 0;
+  do {
+    const std::size_t count = std::min(piece, destinations.size() - first);
+    edges.sources.push_back(source);
+    edges.degrees.push_back(static_cast<int>(count));
+    for (std::size_t i = first; i < first + count; ++i) {
+      edges.destinations.push_back(destinations[i]);
+      edges.weights.push_back(weight_of(source, destinations[i]));
+    }
+    first += count;
+  } while (first < destinations.size());
 }
 
 // Periodic 2*ndims-point stencil on the most balanced grid of `size` ranks.
@@ -76,14 +86,15 @@ const std::vector<std::string>& family_names() {
   return names;
 }
 
-LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed) {
+LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed,
+                       int max_degree) {
   LocalEdges edges;
   if (family == "ring") {
     add_source(edges, rank, {(rank + 1) % size, (rank + size - 1) % size});
   } else if (family == "stencil2d" || family == "stencil3d") {
     add_source(edges, rank, stencil_neighbors(rank, size, family == "stencil2d" ? 2 : 3));
   } else if (family == "random_kout") {
-    add_source(edges, rank, random_targets(rank, size, edges_per_rank, seed));
+    add_source(edges, rank, random_targets(rank, size, edges_per_rank, seed), max_degree);
   } else if (family == "powerlaw") {
     std::mt19937 random(seed * 40503U + static_cast<unsigned>(rank));
     for (int i = 0; i < edges_per_rank; ++i) {
@@ -93,7 +104,7 @@ LocalEdges make_family(const std::string& family, int rank, int size, int edges_
   } else if (family == "rank0_whole") {
     // The random k-out graph of every rank, all given by rank 0.
     if (rank == 0) {
-      for (int r = 0; r < size; ++r) add_source(edges, r, random_targets(r, size, edges_per_rank, seed));
+      for (int r = 0; r < size; ++r) add_source(edges, r, random_targets(r, size, edges_per_rank, seed), max_degree);
     }
   } else if (family == "incoming_only") {
     // Each rank names only edges into itself, from random senders.

@@ -21,7 +21,12 @@ const std::vector<std::string>& family_names();
 
 // Throws std::invalid_argument for an unknown family. `edges_per_rank` is the
 // degree of the families that have one (random_kout, powerlaw, rank0_whole,
-// incoming_only); ring and stencils have their natural degree.
-LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed);
+// incoming_only); ring and stencils have their natural degree. `max_degree`
+// (0: no limit) splits the k-out families' edges of one source into entries
+// of at most that many edges (degrees[i] <= max_degree, the source repeated),
+// as a program that gives its edges in pieces would; powerlaw and
+// incoming_only give every edge as its own entry already.
+LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed,
+                       int max_degree = 0);
 
 }  // namespace bench

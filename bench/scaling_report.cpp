@@ -1,7 +1,8 @@
 // Reads the JSON lines of distgraph_scaling runs (stdin) and prints, per
-// graph family and process count, distopo against MPICH: time ratio and the
-// extra heap per rank, then how that memory grows from the smallest to the
-// largest P. Ratios are taken within one run, never across machines.
+// graph family, process count and size (edges per rank), distopo against
+// MPICH: time ratio and the extra heap per rank, then how that memory grows
+// from the smallest to the largest P at each size. Ratios are taken within
+// one run, never across machines.
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -29,12 +30,13 @@ std::string bytes(const nlohmann::json& value) {
 }  // namespace
 
 int main() {
-  std::map<std::tuple<std::string, int>, Row> rows;
+  // (family, edges per rank, P): sizes of one family together, by P.
+  std::map<std::tuple<std::string, int, int>, Row> rows;
   std::string line;
   while (std::getline(std::cin, line)) {
     const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!record.is_object() || !record.contains("impl") || !record.contains("family")) continue;
-    Row& row = rows[{record["family"].get<std::string>(), record["P"].get<int>()}];
+    Row& row = rows[{record["family"].get<std::string>(), record.value("edges_per_rank", 0), record["P"].get<int>()}];
     (record["impl"] == "distopo" ? row.distopo : row.mpich) = record;
   }
   if (rows.empty()) {
@@ -43,24 +45,24 @@ int main() {
   }
   std::printf("%-14s %4s %9s %13s %13s %12s %12s %12s\n", "family", "P", "edges/rk", "distopo [ms]", "mpich [ms]",
               "mpich/dist", "distopo heap", "mpich heap");
-  std::map<std::string, std::pair<Row, Row>> extremes;  // family -> (smallest P, largest P)
+  // (family, edges per rank) -> (smallest P, largest P)
+  std::map<std::pair<std::string, int>, std::pair<Row, Row>> extremes;
   for (const auto& [key, row] : rows) {
-    const auto& [family, p] = key;
+    const auto& [family, edges, p] = key;
     const double ours = row.distopo.value("max_time_s", 0.0);
     const double theirs = row.mpich.value("max_time_s", 0.0);
-    const double edges = row.distopo.is_object() ? row.distopo.value("edges_per_rank", 0.0)
-                                                 : row.mpich.value("edges_per_rank", 0.0);
-    std::printf("%-14s %4d %9.1f %13.3f %13.3f %12s %12s %12s\n", family.c_str(), p, edges, ours * 1e3, theirs * 1e3,
+    std::printf("%-14s %4d %9d %13.3f %13.3f %12s %12s %12s\n", family.c_str(), p, edges, ours * 1e3, theirs * 1e3,
                 ours > 0 && theirs > 0 ? (std::to_string(theirs / ours).substr(0, 5) + "x").c_str() : "n/a",
                 bytes(row.distopo.value("peak_bytes_per_rank", nlohmann::json())).c_str(),
                 bytes(row.mpich.value("peak_bytes_per_rank", nlohmann::json())).c_str());
-    auto [it, inserted] = extremes.try_emplace(family, row, row);
+    auto [it, inserted] = extremes.try_emplace({family, edges}, row, row);
     if (!inserted) it->second.second = row;
   }
   std::printf("\nextra heap per rank, smallest P -> largest P (fixed edges per rank):\n");
-  for (const auto& [family, pair] : extremes) {
+  for (const auto& [key, pair] : extremes) {
     const auto& [low, high] = pair;
-    std::printf("  %-14s distopo %s -> %s   mpich %s -> %s\n", family.c_str(),
+    if (low.distopo == high.distopo && low.mpich == high.mpich) continue;  // one P only
+    std::printf("  %-14s %9d distopo %s -> %s   mpich %s -> %s\n", key.first.c_str(), key.second,
                 bytes(low.distopo.value("peak_bytes_per_rank", nlohmann::json())).c_str(),
                 bytes(high.distopo.value("peak_bytes_per_rank", nlohmann::json())).c_str(),
                 bytes(low.mpich.value("peak_bytes_per_rank", nlohmann::json())).c_str(),

@@ -2,6 +2,7 @@
 // MPICH's own MPI_Dist_graph_create, and the corner cases of the semantics.
 #include <gtest/gtest.h>
 
+#include <climits>
 #include <random>
 #include <vector>
 
@@ -124,12 +125,12 @@ TEST(DistGraphCreate, TorusWithDiagonalsKeepsMultiEdgesAndSelfLoops) {
 
 // Random edges named by arbitrary ranks; both implementations must give every
 // rank the same multiset of (neighbor, weight).
-void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted) {
+void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_weight = 5) {
   const int size = world_size();
   const int rank = world_rank();
   std::mt19937 random(static_cast<unsigned>(seed * 7919 + rank));
   std::uniform_int_distribution<int> any_rank(0, size - 1);
-  std::uniform_int_distribution<int> any_weight(0, 5);
+  std::uniform_int_distribution<int> any_weight(0, max_weight);
   std::uniform_int_distribution<int> count(0, edges_per_rank);
   std::vector<int> sources, degrees, destinations, weights;
   const int n = count(random) % 6;
@@ -164,14 +165,22 @@ TEST(DistGraphCreate, RandomGraphsMatchMpichUnweighted) {
   for (int seed = 100; seed < 106; ++seed) expect_same_as_mpich(seed, 20, false);
 }
 
+// Thousands of ends per rank take the sort's counting path (few distinct
+// (direction, rank, weight) values); weights up to INT_MAX take its radix
+// passes, two to four of them depending on the ranks.
 TEST(DistGraphCreate, LargeRandomGraphMatchesMpich) { expect_same_as_mpich(7, 4000, true); }
+TEST(DistGraphCreate, LargeRandomGraphWithWideWeightsMatchesMpich) { expect_same_as_mpich(9, 4000, true, INT_MAX); }
+TEST(DistGraphCreate, LargeRandomGraphUnweightedMatchesMpich) { expect_same_as_mpich(11, 4000, false); }
 
-TEST(DistGraphCreate, TwoCreatesReturnIdenticalSortedLists) {
+// 300 edges per rank take the comparison sort, 6000 the counting sort.
+class TwoCreates : public testing::TestWithParam<int> {};
+
+TEST_P(TwoCreates, ReturnIdenticalSortedLists) {
   const int size = world_size();
   const int rank = world_rank();
   std::mt19937 random(static_cast<unsigned>(rank));
   std::vector<Edge> edges;
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < GetParam(); ++i) {
     edges.push_back({static_cast<int>(random() % size), static_cast<int>(random() % size),
                      static_cast<int>(random() % 3)});
   }
@@ -185,6 +194,7 @@ TEST(DistGraphCreate, TwoCreatesReturnIdenticalSortedLists) {
   EXPECT_EQ(a.in, sorted(a.in));
   EXPECT_EQ(a.out, sorted(a.out));
 }
+INSTANTIATE_TEST_SUITE_P(DistGraphCreate, TwoCreates, testing::Values(300, 6000));
 
 TEST(DistGraphCreate, IsolatedRanksAndOneSelfLoop) {
   const int rank = world_rank();

@@ -139,6 +139,47 @@ TEST(DistGraphErrors, BadEdgeInEdgeList) {
   expect_next_create_works();
 }
 
+// Long inputs are checked in one pass over all values first; a bad value deep
+// inside must still be found and named by its index.
+TEST(DistGraphErrors, BadValuesDeepInsideLongInput) {
+  const int size = world_size();
+  const int rank = world_rank();
+  constexpr int kDegree = 10000;
+  std::vector<int> destinations(kDegree);
+  for (int j = 0; j < kDegree; ++j) destinations[static_cast<std::size_t>(j)] = (rank + j) % size;
+  std::vector<int> weights(kDegree, 2);
+  std::vector<int> bad_destinations = destinations;
+  std::vector<int> bad_weights = weights;
+  if (rank == culprit()) {
+    bad_destinations[9876] = size;
+    bad_weights[9001] = -1;
+  }
+  expect_error(MPI_ERR_RANK, 1, {rank}, {kDegree}, bad_destinations, weights, {}, "destinations[9876] = ");
+  expect_error(MPI_ERR_ARG, 1, {rank}, {kDegree}, destinations, bad_weights, {}, "weights[9001] = -1");
+
+  // Many sources of degree 1: a bad source and a negative degree deep inside.
+  std::vector<int> sources(kDegree, rank);
+  std::vector<int> ones(kDegree, 1);
+  std::vector<int> bad_sources = sources;
+  std::vector<int> bad_degrees = ones;
+  if (rank == culprit()) {
+    bad_sources[6543] = size + 1;
+    bad_degrees[4321] = -2;
+  }
+  expect_error(MPI_ERR_RANK, kDegree, bad_sources, ones, destinations, weights, {}, "sources[6543] = ");
+  expect_error(MPI_ERR_ARG, kDegree, sources, bad_degrees, destinations, weights, {}, "degrees[4321] = -2");
+
+  std::vector<Edge> edges;
+  for (int j = 0; j < kDegree; ++j) edges.push_back({rank, (rank + j) % size, 1});
+  if (rank == culprit()) edges[7777].source = -4;
+  std::string message;
+  EXPECT_EQ(error_class_of([&] { distopo::dist_graph_create(MPI_COMM_WORLD, edges); }, &message), MPI_ERR_RANK);
+  if (rank == culprit()) {
+    EXPECT_NE(message.find("edges.source[7777] = -4"), std::string::npos) << message;
+  }
+  expect_next_create_works();
+}
+
 TEST(DistGraphErrors, AdjacentNegativeDegreeAndBadRank) {
   const bool bad = world_rank() == culprit();
   const int size = world_size();

@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "distopo/distgraph/edge_key.hpp"
@@ -62,6 +63,111 @@ TEST_F(KeySort, PackedEdgesWithHubAndOutlierRank) {
   }
   keys.push_back(distopo::pack_edge(distopo::EdgeDirection::in, 2147483647, 2147483647));
   expect_sorted_like_std(keys);
+}
+
+// Keys that differ in few bits are counted and rebuilt, not moved. Bits that
+// vary in runs apart from each other (here bits 0-1, 7, 33-35 and 63) must be
+// packed and unpacked exactly: a wrong mask or offset changes the keys.
+TEST_F(KeySort, FewVaryingBitsInScatteredRuns) {
+  std::mt19937_64 random(4);
+  const std::uint64_t common = 0x00f0'0000'0a00'0000ULL;
+  for (std::size_t n : {4097UL, 5000UL, 100000UL}) {
+    std::vector<std::uint64_t> keys(n);
+    for (auto& key : keys) {
+      key = common | (random() & 0x3U) | ((random() & 1U) << 7) | ((random() & 0x7U) << 33) | ((random() & 1U) << 63);
+    }
+    expect_sorted_like_std(keys);
+  }
+}
+
+// Packed edges as a rank holds them after the exchange: ranks below 16 and
+// weights below 8 (8 varying bits, one counting pass), and the same keys
+// already sorted and reversed.
+TEST_F(KeySort, PackedEdgesOfSixteenRanks) {
+  std::mt19937_64 random(5);
+  std::vector<std::uint64_t> keys;
+  for (int i = 0; i < 200000; ++i) {
+    const auto direction = (random() % 2) ? distopo::EdgeDirection::out : distopo::EdgeDirection::in;
+    keys.push_back(distopo::pack_edge(direction, static_cast<int>(random() % 16), static_cast<int>(random() % 8)));
+  }
+  expect_sorted_like_std(keys);
+  std::sort(keys.begin(), keys.end());
+  expect_sorted_like_std(keys);
+  std::reverse(keys.begin(), keys.end());
+  expect_sorted_like_std(keys);
+}
+
+// The counting sort takes at most as many counters as keys: 2^13 possible
+// values need 8192 keys. Just below, the radix passes run instead; both
+// sides must agree with std::sort.
+TEST_F(KeySort, BothSidesOfTheCountingSortLimit) {
+  std::mt19937_64 random(6);
+  for (std::size_t n : {8191UL, 8192UL}) {
+    std::vector<std::uint64_t> keys(n);
+    for (auto& key : keys) key = (random() & 0x1fffU) << 20;
+    keys[0] = 0;
+    keys[1] = std::uint64_t{0x1fff} << 20;  // all 13 bits vary
+    expect_sorted_like_std(keys);
+  }
+}
+
+// More varying bits than one digit: 2, 3 and 4 radix passes (an odd count
+// leaves the result in the scratch copy, which is copied back).
+TEST_F(KeySort, SeveralRadixPassesOverPackedBits) {
+  std::mt19937_64 random(7);
+  for (unsigned width : {20U, 30U, 40U}) {
+    std::vector<std::uint64_t> keys(50000);
+    for (auto& key : keys) {
+      const std::uint64_t value = random() & ((std::uint64_t{1} << width) - 1);
+      key = ((value >> 10) << 24) | (value & 0x3ffU);  // two runs of bits, apart
+    }
+    expect_sorted_like_std(keys);
+  }
+}
+
+// for_each_sorted_run: the runs of equal keys of the sorted keys, whichever
+// path it takes (comparison sort, counting, radix passes); the counting path
+// reads the keys without writing them.
+std::vector<std::pair<std::uint64_t, std::size_t>> runs_of(std::vector<std::uint64_t> keys) {
+  std::sort(keys.begin(), keys.end());
+  std::vector<std::pair<std::uint64_t, std::size_t>> runs;
+  for (const std::uint64_t key : keys) {
+    if (runs.empty() || runs.back().first != key) runs.emplace_back(key, 0);
+    ++runs.back().second;
+  }
+  return runs;
+}
+
+void expect_runs_like_std(std::vector<std::uint64_t> keys, bool keys_stay) {
+  const std::vector<std::uint64_t> original = keys;
+  distopo::KeyBits bits;
+  for (const std::uint64_t key : keys) bits.add(key);
+  std::vector<std::pair<std::uint64_t, std::size_t>> runs;
+  distopo::for_each_sorted_run(keys, bits, [&](std::uint64_t key, std::size_t count) { runs.emplace_back(key, count); });
+  EXPECT_EQ(runs, runs_of(original)) << keys.size() << " keys";
+  if (keys_stay) {
+    EXPECT_EQ(keys, original) << "the counting path must not write the keys";
+  }
+}
+
+TEST_F(KeySort, SortedRunsOnEveryPath) {
+  std::mt19937_64 random(8);
+  expect_runs_like_std({}, true);
+  for (std::size_t n : {100UL, 4096UL, 4097UL, 60000UL}) {
+    std::vector<std::uint64_t> edges(n);
+    for (auto& key : edges) {
+      key = distopo::pack_edge((random() % 2) ? distopo::EdgeDirection::out : distopo::EdgeDirection::in,
+                               static_cast<int>(random() % 16), static_cast<int>(1 + random() % 4));
+    }
+    expect_runs_like_std(edges, n > 4096);  // counted above 4096 keys
+    std::vector<std::uint64_t> wide(n);
+    for (auto& key : wide) key = random() >> 20;  // 44 varying bits: radix passes
+    expect_runs_like_std(wide, false);
+  }
+  std::vector<std::uint64_t> singletons(5000);  // 4096 possible values: most occur once or twice
+  for (auto& key : singletons) key = (random() & 0xfffU) << 8;
+  expect_runs_like_std(singletons, true);
+  expect_runs_like_std(std::vector<std::uint64_t>(10000, 77), true);
 }
 
 TEST(EdgeKey, PackingRoundTripsAndOrders) {

@@ -35,7 +35,7 @@ EdgeKey in_end(int source, const std::vector<int>& weights, bool weighted, std::
 // the multiset it receives with the in-list it was given. Collective over
 // `channel`, which it owns meanwhile; the verdict is this rank's.
 std::optional<LocalError> check_both_sides(MPI_Comm channel, const DistGraphTopology& record, int rank) {
-  detail::EdgeKeys received;
+  detail::KeyBuffer received;
   detail::EdgeKeys declared;
   std::optional<detail::PeerBuckets> buckets;
   std::vector<OutgoingMessage<EdgeKey>> messages;
@@ -55,22 +55,20 @@ std::optional<LocalError> check_both_sides(MPI_Comm channel, const DistGraphTopo
   if (error) messages.clear();  // still takes part, so nobody hangs
   // A receiver without room drops what it gets; the exchange then fails the
   // same way on every rank.
-  sparse_exchange_into<EdgeKey>(channel, messages, [&received](int, int count) {
-    const std::size_t old_size = received.size();
-    received.resize(old_size + static_cast<std::size_t>(count));
-    return received.data() + old_size;
-  });
+  sparse_exchange_into<EdgeKey>(
+      channel, messages, [&received](int, int count) { return received.append(static_cast<std::size_t>(count)); });
   if (error) return error;
 
   for (std::size_t i = 0; i < record.sources.size(); ++i) {
     declared.push_back(in_end(record.sources[i], record.source_weights, record.weighted, i));
   }
-  sort_keys(received);
+  sort_keys(received.keys());
   sort_keys(declared);
-  if (received == declared) return std::nullopt;
+  const std::span<const EdgeKey> got = received.keys();
+  if (std::ranges::equal(got, declared)) return std::nullopt;
   // Name the first edge that differs.
-  const auto [r, d] = std::mismatch(received.begin(), received.end(), declared.begin(), declared.end());
-  const bool missing_here = d == declared.end() || (r != received.end() && *r < *d);
+  const auto [r, d] = std::ranges::mismatch(got, declared);
+  const bool missing_here = d == declared.end() || (r != got.end() && *r < *d);
   const EdgeKey key = missing_here ? *r : *d;
   const std::string edge = std::to_string(edge_rank(key)) + "->" + std::to_string(rank) + " (weight " +
                            std::to_string(edge_weight(key)) + ")";

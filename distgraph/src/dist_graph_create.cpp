@@ -4,6 +4,7 @@
 // collective round besides the duplication of the result.
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <new>
 #include <string>
 #include <vector>
@@ -37,23 +38,21 @@ auto edge_ends(const Input& input) {
   };
 }
 
-// Sorted keys -> the record: in-ends come first (direction bit 0). `record`
-// has room for every list already (ListRoom), so this allocates nothing and
-// cannot fail after the exchange.
-DistGraphTopology unpack_sorted(std::span<const EdgeKey> keys, bool weighted, DistGraphTopology record) {
+// The keys, in sorted runs of equal ends -> the record: in-ends come first
+// (direction bit 0). `record` has room for every list already (ListRoom), so
+// this allocates nothing and cannot fail after the exchange; the sort's
+// counting path hands over each distinct end once, with its count, and the
+// keys are never rewritten.
+DistGraphTopology fill_lists(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, DistGraphTopology record) {
   record.weighted = weighted;
-  const auto first_out = std::partition_point(
-      keys.begin(), keys.end(), [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
-  const auto fill = [weighted](auto begin, auto end, std::vector<int>& ranks, std::vector<int>& weights) {
-    ranks.reserve(static_cast<std::size_t>(end - begin));
-    if (weighted) weights.reserve(static_cast<std::size_t>(end - begin));
-    for (auto it = begin; it != end; ++it) {
-      ranks.push_back(edge_rank(*it));
-      if (weighted) weights.push_back(edge_weight(*it));
-    }
-  };
-  fill(keys.begin(), first_out, record.sources, record.source_weights);
-  fill(first_out, keys.end(), record.destinations, record.destination_weights);
+  for_each_sorted_run(keys, bits, [&record, weighted](EdgeKey key, std::size_t count) {
+    const bool in = edge_direction(key) == EdgeDirection::in;
+    std::vector<int>& ranks = in ? record.sources : record.destinations;
+    ranks.insert(ranks.end(), count, edge_rank(key));
+    if (!weighted) return;
+    std::vector<int>& weights = in ? record.source_weights : record.destination_weights;
+    weights.insert(weights.end(), count, edge_weight(key));
+  });
   return record;
 }
 
@@ -69,17 +68,31 @@ class ListRoom {
 
   explicit ListRoom(bool weighted) : weighted_(weighted) {}
 
-  // Counts keys[from, end), makes room for them and returns the verdict.
+  // Counts `keys` (and notes their bits for the sort, in the same pass: the
+  // keys were just received and are still in cache), makes room for them and
+  // returns the verdict.
   int add(std::span<const EdgeKey> keys) {
-    for (const EdgeKey key : keys) ++(edge_direction(key) == EdgeDirection::in ? in_ : out_);
+    std::size_t out = 0;
+    std::uint64_t any = bits_.any();
+    std::uint64_t all = bits_.all();
+    for (const EdgeKey key : keys) {
+      out += static_cast<std::size_t>(edge_direction(key));
+      any |= key;
+      all &= key;
+    }
+    if (!keys.empty()) {
+      bits_.add(any);
+      bits_.add(all);
+    }
+    out_ += out;
+    in_ += keys.size() - out;
     if (in_ > INT_MAX || out_ > INT_MAX) return kOverflow;
     try {
-      // The vectors are empty: reserving frees and allocates, it copies nothing.
-      lists_.sources.reserve(in_);
-      lists_.destinations.reserve(out_);
+      make_room(lists_.sources, in_);
+      make_room(lists_.destinations, out_);
       if (weighted_) {
-        lists_.source_weights.reserve(in_);
-        lists_.destination_weights.reserve(out_);
+        make_room(lists_.source_weights, in_);
+        make_room(lists_.destination_weights, out_);
       }
     } catch (const std::bad_alloc&) {
       return kNoMemory;
@@ -88,11 +101,22 @@ class ListRoom {
   }
 
   DistGraphTopology take() { return std::move(lists_); }
+  [[nodiscard]] const KeyBits& bits() const { return bits_; }
 
  private:
+  // The vectors stay empty until the lists are written: the old room is
+  // freed before the larger one is taken (reserve() would hold both at once,
+  // next to every key received so far).
+  static void make_room(std::vector<int>& list, std::size_t size) {
+    if (size <= list.capacity()) return;
+    std::vector<int>().swap(list);
+    list.reserve(size);
+  }
+
   bool weighted_;
   std::size_t in_ = 0;
   std::size_t out_ = 0;
+  KeyBits bits_;
   DistGraphTopology lists_;
 };
 
@@ -105,7 +129,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
-  detail::EdgeKeys own;  // the ends this rank stores: its own, then those received
+  detail::KeyBuffer own;  // the ends this rank stores: its own, then those received
   std::vector<OutgoingMessage<EdgeKey>> messages;
   std::optional<detail::PeerBuckets> buckets;
   std::optional<LocalError> error = local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
@@ -121,12 +145,12 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
     messages.clear();
     buckets.reset();
-    detail::EdgeKeys().swap(own);
+    own.release();
   }
   detail::CreationAgreement agreement(error, options, rank, size, "weights");
   ListRoom room(options.weighted);
   if (!error) {
-    if (const int verdict = room.add(own); verdict != 0) {
+    if (const int verdict = room.add(own.keys()); verdict != 0) {
       error = verdict == ListRoom::kNoMemory
                   ? out_of_memory(kCaller, rank, "its neighbor lists")
                   : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
@@ -137,7 +161,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const ExchangeVerdicts verdicts{
       .accept =
           [&](int, int) {
-            const int verdict = room.add(std::span<const EdgeKey>(own).subspan(received_until));
+            const int verdict = room.add(own.keys().subspan(received_until));
             received_until = own.size();
             return verdict;
           },
@@ -154,12 +178,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
           }};
   try {
     sparse_exchange_into<EdgeKey>(
-        channel, messages,
-        [&own](int, int count) {
-          const std::size_t old_size = own.size();
-          own.resize(old_size + static_cast<std::size_t>(count));
-          return own.data() + old_size;
-        },
+        channel, messages, [&own](int, int count) { return own.append(static_cast<std::size_t>(count)); },
         agreement.values(), verdicts);
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
@@ -167,8 +186,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   }
   agreement.throw_if_failed(channel, error, kCaller);
   buckets.reset();
-  sort_keys(own);
-  return unpack_sorted(own, options.weighted, room.take());
+  return fill_lists(own.keys(), room.bits(), options.weighted, room.take());
 }
 
 template <class Input>

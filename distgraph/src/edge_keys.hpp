@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <limits>
 #include <new>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "distopo/distgraph/edge_key.hpp"
@@ -31,5 +33,52 @@ struct MallocAllocator {
 };
 
 using EdgeKeys = std::vector<EdgeKey, MallocAllocator<EdgeKey>>;
+
+// The keys a rank stores: its own, then each message as it arrives, whose
+// count nobody knows beforehand. Grown to the exact size with realloc, never
+// geometrically: a vector would hold up to twice the keys (and copy them once
+// more while growing), and large blocks grow by remapping their pages
+// (glibc's mremap), not by copying. Nothing is zero-filled before the
+// message overwrites it.
+class KeyBuffer {
+ public:
+  KeyBuffer() = default;
+  KeyBuffer(const KeyBuffer&) = delete;
+  KeyBuffer& operator=(const KeyBuffer&) = delete;
+  ~KeyBuffer() { std::free(keys_); }
+
+  // Room for `capacity` keys in all; throws std::bad_alloc, keeping the keys.
+  void reserve(std::size_t capacity) {
+    if (capacity <= capacity_) return;
+    if (capacity > std::numeric_limits<std::size_t>::max() / sizeof(EdgeKey)) throw std::bad_array_new_length();
+    void* grown = std::realloc(keys_, capacity * sizeof(EdgeKey));
+    if (grown == nullptr) throw std::bad_alloc();
+    keys_ = static_cast<EdgeKey*>(grown);
+    capacity_ = capacity;
+  }
+  // Appends `count` keys left for the caller to write; returns the first.
+  EdgeKey* append(std::size_t count) {
+    reserve(size_ + count);
+    return keys_ + std::exchange(size_, size_ + count);
+  }
+  void push_back(EdgeKey key) {
+    if (size_ == capacity_) reserve(capacity_ < 8 ? 16 : 2 * capacity_);  // callers reserve first; this is the odd case
+    keys_[size_++] = key;
+  }
+  void release() {
+    std::free(std::exchange(keys_, nullptr));
+    size_ = capacity_ = 0;
+  }
+
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] EdgeKey* data() { return keys_; }
+  [[nodiscard]] std::span<EdgeKey> keys() { return {keys_, size_}; }
+  [[nodiscard]] std::span<const EdgeKey> keys() const { return {keys_, size_}; }
+
+ private:
+  EdgeKey* keys_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
 
 }  // namespace distopo::detail

@@ -3,82 +3,223 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <new>
+#include <optional>
 #include <utility>
+
+namespace distopo::detail {
+// Both masks of KeyBits in one reduction pass.
+struct OrAnd {
+  std::uint64_t any = 0;
+  std::uint64_t all = ~std::uint64_t{0};
+  KOKKOS_INLINE_FUNCTION void operator+=(const OrAnd& other) {
+    any |= other.any;
+    all &= other.all;
+  }
+  // Kokkos 3 joins reduction values through volatile references.
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile OrAnd& other) volatile {
+    any = any | other.any;  // C++20 deprecates compound assignment to volatile
+    all = all & other.all;
+  }
+};
+}  // namespace distopo::detail
+
+template <>
+struct Kokkos::reduction_identity<distopo::detail::OrAnd> {
+  KOKKOS_FORCEINLINE_FUNCTION static distopo::detail::OrAnd sum() { return {}; }
+};
 
 namespace distopo {
 namespace {
 
+using detail::OrAnd;
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using Keys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>;
 using UnmanagedKeys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+using ChunkCounts = Kokkos::View<std::size_t**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-constexpr std::size_t kRadix = 256;
 // Up to this many keys (32 KiB, the L1 cache) a comparison sort wins: the
 // radix passes' histograms and Kokkos dispatch cost more than they save.
 constexpr std::size_t kComparisonSortLimit = 4096;
 // Enough keys per chunk that a chunk's histogram is cheap next to its work.
 constexpr std::size_t kMinKeysPerChunk = 1 << 14;
+// Widest digit of a radix pass: 2048 counters (16 KiB) stay in L1.
+constexpr unsigned kMaxDigitBits = 11;
+// Widest packed key the counting sort takes (its counters: 512 KiB at most).
+constexpr unsigned kMaxCountingBits = 16;
 
-// Bits in which not all keys agree.
-std::uint64_t varying_bits(const UnmanagedKeys& keys) {
-  std::uint64_t any = 0;
-  std::uint64_t all = ~std::uint64_t{0};
-  const auto n = keys.extent(0);
+// The bits in which not all keys agree, as runs of adjacent bits, packed into
+// the low bits of one number and back. Keys differ only there, so the packed
+// values order the keys as the keys themselves do, in as few bits as the
+// input needs: for edge keys the direction bit, the low bits of the rank and
+// of the weight (about 8 bits at P = 16 with weights below 8).
+class VaryingBits {
+ public:
+  VaryingBits(std::uint64_t common, std::uint64_t varying) : common_(common & ~varying) {
+    for (unsigned bit = 0; bit < 64;) {
+      if (((varying >> bit) & 1U) == 0) {
+        ++bit;
+        continue;
+      }
+      const unsigned width = static_cast<unsigned>(std::countr_one(varying >> bit));
+      runs_[run_count_++] = {bit, width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1, width_};
+      width_ += width;
+      bit += width;
+    }
+  }
+
+  [[nodiscard]] KOKKOS_INLINE_FUNCTION unsigned width() const { return width_; }
+
+  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::uint64_t pack(std::uint64_t key) const {
+    std::uint64_t packed = 0;
+    for (unsigned r = 0; r < run_count_; ++r) packed |= ((key >> runs_[r].shift) & runs_[r].mask) << runs_[r].offset;
+    return packed;
+  }
+
+  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::uint64_t unpack(std::uint64_t packed) const {
+    std::uint64_t key = common_;
+    for (unsigned r = 0; r < run_count_; ++r) key |= ((packed >> runs_[r].offset) & runs_[r].mask) << runs_[r].shift;
+    return key;
+  }
+
+ private:
+  struct Run {
+    unsigned shift;  // lowest bit of the run in the key
+    std::uint64_t mask;
+    unsigned offset;  // lowest bit of the run in the packed value
+  };
+  std::uint64_t common_;
+  std::array<Run, 32> runs_{};  // runs are separated by constant bits: 32 at most
+  unsigned run_count_ = 0;
+  unsigned width_ = 0;
+};
+
+KeyBits key_bits(const UnmanagedKeys& keys) {
+  OrAnd masks;
   Kokkos::parallel_reduce(
-      "distopo::sort_keys::or", Kokkos::RangePolicy<Exec>(0, n),
-      [=](std::size_t i, std::uint64_t& value) { value |= keys(i); }, Kokkos::BOr<std::uint64_t>(any));
-  Kokkos::parallel_reduce(
-      "distopo::sort_keys::and", Kokkos::RangePolicy<Exec>(0, n),
-      [=](std::size_t i, std::uint64_t& value) { value &= keys(i); }, Kokkos::BAnd<std::uint64_t>(all));
-  return any ^ all;
+      "distopo::sort_keys::bits", Kokkos::RangePolicy<Exec>(0, keys.extent(0)),
+      [=](std::size_t i, OrAnd& value) {
+        value.any |= keys(i);
+        value.all &= keys(i);
+      },
+      Kokkos::Sum<OrAnd>(masks));
+  KeyBits bits;
+  if (keys.extent(0) > 0) {
+    bits.add(masks.any);
+    bits.add(masks.all);
+  }
+  return bits;
 }
 
-void radix_sort(std::span<std::uint64_t> keys) {
-  const std::size_t n = keys.size();
-  UnmanagedKeys input(keys.data(), n);
-  const std::uint64_t varying = varying_bits(input);
-  if (varying == 0) return;  // all keys equal
+VaryingBits packing_of(const KeyBits& bits) { return VaryingBits(bits.all(), bits.any() ^ bits.all()); }
 
-  const std::size_t chunk_count =
-      std::clamp<std::size_t>(n / kMinKeysPerChunk, 1, static_cast<std::size_t>(Exec().concurrency()));
-  const std::size_t chunk_size = (n + chunk_count - 1) / chunk_count;
-  Kokkos::View<std::size_t**, Kokkos::LayoutRight, Kokkos::HostSpace> offsets(
-      "distopo::sort_keys::offsets", chunk_count, kRadix);
+// Chunks of the keys that count (and scatter) in parallel.
+struct Chunks {
+  std::size_t count;
+  std::size_t size;
+  explicit Chunks(std::size_t n)
+      : count(std::clamp<std::size_t>(n / kMinKeysPerChunk, 1, static_cast<std::size_t>(Exec().concurrency()))),
+        size((n + count - 1) / count) {}
+  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::size_t begin(std::size_t chunk) const { return chunk * size; }
+  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::size_t end(std::size_t chunk, std::size_t n) const {
+    return (chunk + 1) * size < n ? (chunk + 1) * size : n;
+  }
+};
+
+// counts(chunk, d): keys of `chunk` whose digit is d.
+template <class Digit>
+void count_digits(const UnmanagedKeys& keys, const Chunks& chunks, const ChunkCounts& counts, Digit digit) {
+  const std::size_t n = keys.extent(0);
+  const std::size_t radix = counts.extent(1);
+  Kokkos::parallel_for("distopo::sort_keys::count", Kokkos::RangePolicy<Exec>(0, chunks.count), [=](std::size_t chunk) {
+    for (std::size_t d = 0; d < radix; ++d) counts(chunk, d) = 0;
+    for (std::size_t i = chunks.begin(chunk), end = chunks.end(chunk, n); i < end; ++i) ++counts(chunk, digit(keys(i)));
+  });
+  Exec().fence();
+}
+
+// Exclusive scan, digit-major then chunk: chunks keep their keys' order,
+// which makes each pass stable. Returns the total.
+std::size_t scan_counts(const ChunkCounts& counts) {
+  std::size_t running = 0;
+  for (std::size_t d = 0; d < counts.extent(1); ++d) {
+    for (std::size_t chunk = 0; chunk < counts.extent(0); ++chunk) running += std::exchange(counts(chunk, d), running);
+  }
+  return running;
+}
+
+// Whether the counting sort takes these keys: no more counters than keys,
+// so its memory stays O(n).
+bool countable(std::size_t n, const VaryingBits& bits) {
+  return bits.width() <= kMaxCountingBits && (std::size_t{1} << bits.width()) <= n;
+}
+
+// How often each packed value occurs: counts(0, v), the chunks' rows summed.
+ChunkCounts count_values(const UnmanagedKeys& keys, const VaryingBits& bits) {
+  const Chunks chunks(keys.extent(0));
+  const std::size_t values = std::size_t{1} << bits.width();
+  ChunkCounts counts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::counts"), chunks.count,
+                     values);
+  count_digits(keys, chunks, counts, [=](std::uint64_t key) { return static_cast<std::size_t>(bits.pack(key)); });
+  for (std::size_t chunk = 1; chunk < chunks.count; ++chunk) {
+    for (std::size_t value = 0; value < values; ++value) counts(0, value) += counts(chunk, value);
+  }
+  return counts;
+}
+
+// Few distinct packed values: count each one, then write every value as
+// often as it occurred, in order. A key is its packed value plus the common
+// bits, so the keys are rebuilt rather than moved: one read and one write
+// per key, no scratch copy.
+void counting_sort(const UnmanagedKeys& keys, const VaryingBits& bits) {
+  const ChunkCounts counts = count_values(keys, bits);
+  const std::size_t values = counts.extent(1);
+  const Kokkos::View<std::size_t*, Kokkos::HostSpace> starts(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::starts"), values + 1);
+  starts(0) = 0;
+  for (std::size_t value = 0; value < values; ++value) starts(value + 1) = starts(value) + counts(0, value);
+  Kokkos::parallel_for(
+      "distopo::sort_keys::rebuild", Kokkos::RangePolicy<Exec>(0, values), [=](std::size_t value) {
+        const std::uint64_t key = bits.unpack(value);
+        for (std::size_t i = starts(value); i < starts(value + 1); ++i) keys(i) = key;
+      });
+  Exec().fence();
+}
+
+// LSD radix sort of the packed values, in as few passes of at most
+// kMaxDigitBits bits as they need. The keys are packed in place first and
+// rebuilt by the last pass's scatter: packing is a bijection here.
+void radix_sort(const UnmanagedKeys& input, const VaryingBits& bits) {
+  const std::size_t n = input.extent(0);
+  const unsigned passes = (bits.width() + kMaxDigitBits - 1) / kMaxDigitBits;
+  const unsigned digit_bits = (bits.width() + passes - 1) / passes;
+  const Chunks chunks(n);
+  ChunkCounts offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::offsets"), chunks.count,
+                      std::size_t{1} << digit_bits);
   Keys scratch(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::scratch"), n);
 
+  Kokkos::parallel_for("distopo::sort_keys::pack", Kokkos::RangePolicy<Exec>(0, n),
+                       [=](std::size_t i) { input(i) = bits.pack(input(i)); });
   UnmanagedKeys from = input;
   UnmanagedKeys to(scratch.data(), n);
-  for (unsigned shift = 0; shift < 64; shift += 8) {
-    if (((varying >> shift) & 0xffU) == 0) continue;
-    const auto digit = [shift](std::uint64_t key) { return static_cast<std::size_t>((key >> shift) & 0xffU); };
-
-    // Per-chunk histograms.
-    Kokkos::parallel_for(
-        "distopo::sort_keys::count", Kokkos::RangePolicy<Exec>(0, chunk_count), [=](std::size_t chunk) {
-          for (std::size_t d = 0; d < kRadix; ++d) offsets(chunk, d) = 0;
-          const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
-          for (std::size_t i = chunk * chunk_size; i < end; ++i) ++offsets(chunk, digit(from(i)));
-        });
-    Exec().fence();
-    // Exclusive scan, digit-major then chunk: chunks keep their keys' order,
-    // which makes each pass stable.
-    std::size_t running = 0;
-    for (std::size_t d = 0; d < kRadix; ++d) {
-      for (std::size_t chunk = 0; chunk < chunk_count; ++chunk) {
-        running += std::exchange(offsets(chunk, d), running);
-      }
-    }
-    // Per-chunk scatter.
-    Kokkos::parallel_for(
-        "distopo::sort_keys::scatter", Kokkos::RangePolicy<Exec>(0, chunk_count), [=](std::size_t chunk) {
-          const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
-          for (std::size_t i = chunk * chunk_size; i < end; ++i) to(offsets(chunk, digit(from(i)))++) = from(i);
-        });
+  const std::uint64_t digit_mask = (std::uint64_t{1} << digit_bits) - 1;
+  for (unsigned shift = 0; shift < bits.width(); shift += digit_bits) {
+    const auto digit = [=](std::uint64_t packed) { return static_cast<std::size_t>((packed >> shift) & digit_mask); };
+    const bool last = shift + digit_bits >= bits.width();
+    count_digits(from, chunks, offsets, digit);
+    scan_counts(offsets);
+    Kokkos::parallel_for("distopo::sort_keys::scatter", Kokkos::RangePolicy<Exec>(0, chunks.count),
+                         [=](std::size_t chunk) {
+                           for (std::size_t i = chunks.begin(chunk), end = chunks.end(chunk, n); i < end; ++i) {
+                             const std::uint64_t packed = from(i);
+                             to(offsets(chunk, digit(packed))++) = last ? bits.unpack(packed) : packed;
+                           }
+                         });
     Exec().fence();
     std::swap(from, to);
   }
-  if (from.data() != keys.data()) {
+  if (from.data() != input.data()) {
     Kokkos::deep_copy(input, from);
     Exec().fence();
   }
@@ -94,14 +235,50 @@ void sort_keys(std::span<std::uint64_t> keys) {
     std::sort(keys.begin(), keys.end());
     return;
   }
+  const UnmanagedKeys view(keys.data(), n);
+  const VaryingBits bits = packing_of(key_bits(view));
+  if (bits.width() == 0) return;  // all keys equal
   try {
-    radix_sort(keys);
+    if (countable(n, bits)) {
+      counting_sort(view, bits);
+    } else {
+      radix_sort(view, bits);
+    }
   } catch (const std::bad_alloc&) {
-    // No room for the scratch copy (the keys are untouched until it exists):
-    // sorting in place needs none. This runs after the constructors'
-    // agreement, where a failure on one rank alone would leave the others
-    // waiting.
+    // No room for the counters or the scratch copy (the keys are untouched
+    // until both exist): sorting in place needs none. This runs after the
+    // constructors' agreement, where a failure on one rank alone would leave
+    // the others waiting.
     std::sort(keys.begin(), keys.end());
+  }
+}
+
+void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& key_bits,
+                         const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
+  const std::size_t n = keys.size();
+  if (n > kComparisonSortLimit && Kokkos::is_initialized()) {
+    const VaryingBits bits = packing_of(key_bits);
+    if (countable(n, bits)) {
+      std::optional<ChunkCounts> counts;
+      try {
+        counts = count_values(UnmanagedKeys(keys.data(), n), bits);
+      } catch (const std::bad_alloc&) {
+        // sort_keys below needs no memory when there is none
+      }
+      if (counts) {
+        for (std::size_t value = 0; value < counts->extent(1); ++value) {
+          if ((*counts)(0, value) > 0) visit(bits.unpack(value), (*counts)(0, value));
+        }
+        return;
+      }
+    }
+  }
+  sort_keys(keys);
+  for (std::size_t first = 0; first < n;) {
+    std::size_t end = first + 1;
+    while (end < n && keys[end] == keys[first]) ++end;
+    visit(keys[first], end - first);
+    first = end;
   }
 }
 

@@ -6,7 +6,9 @@
 // so an OpenMP build of Kokkos sorts on all cores; the Serial build runs the
 // same code on one. Linear in the number of keys, no buckets indexed by rank.
 // Small inputs take std::sort, which is faster there (docs/design/key-sort.md).
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace distopo {
@@ -15,5 +17,30 @@ namespace distopo {
 // constructors start it when nobody has) and std::sort otherwise, or when
 // there is no memory for the radix sort's scratch copy.
 void sort_keys(std::span<std::uint64_t> keys);
+
+// The bits in which a set of keys differ, gathered one key at a time while
+// the keys are produced or received, so that sorting them needs no pass of
+// its own to find out.
+class KeyBits {
+ public:
+  void add(std::uint64_t key) {
+    any_ |= key;
+    all_ &= key;
+  }
+  [[nodiscard]] std::uint64_t any() const { return any_; }  // set in some key
+  [[nodiscard]] std::uint64_t all() const { return all_; }  // set in every key
+
+ private:
+  std::uint64_t any_ = 0;
+  std::uint64_t all_ = ~std::uint64_t{0};
+};
+
+// Calls visit(key, count) for every distinct key of `keys` in ascending
+// order, `count` being how often it occurs; `bits` must have seen every key.
+// Few distinct values (up to 16 varying bits, the usual case for edge keys)
+// are counted and never written: `keys` then stays as it was. Otherwise
+// `keys` is sorted first (as sort_keys does) and read in runs.
+void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& bits,
+                         const std::function<void(std::uint64_t key, std::size_t count)>& visit);
 
 }  // namespace distopo
