@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -89,8 +90,9 @@ distopo::Comm star(int p, int me, int degree) {
   return adjacent(peers, peers);
 }
 
-// The calls of one (op, bytes) on one communicator, distopo's and MPICH's,
-// over the same buffers. Non-blocking forms wait right after starting.
+// The buffers, counts, displacements and types of one block size on one
+// communicator, shared by distopo's and MPICH's calls. Displacements are
+// ints (the standard's), so degree x bytes must stay below 2^31.
 struct Buffers {
   std::size_t bytes;
   std::vector<char> send, recv;
@@ -119,7 +121,7 @@ struct Buffers {
 
 void wait_for(MPI_Request request) { PMPI_Wait(&request, MPI_STATUS_IGNORE); }
 
-// distopo's call of `op` in `form` ("blocking" or "nonblocking").
+// distopo's call of `op`; a non-blocking one is started, then waited for.
 std::function<void()> distopo_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
   using std::span;
   const span<const char> one(b.send.data(), b.bytes);
@@ -150,7 +152,7 @@ std::function<void()> distopo_call(const std::string& op, bool nonblocking, MPI_
   return [=, &b] { distopo::neighbor_alltoallw(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt); };
 }
 
-// MPICH's own call of `op` in `form`.
+// MPICH's own call of `op`, the same way.
 std::function<void()> mpich_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
   const int n = static_cast<int>(b.bytes);
   if (op == "allgather") {
@@ -316,6 +318,10 @@ int main(int argc, char** argv) {
     int busiest = std::max(degrees.indegree, degrees.outdegree);
     MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_INT, MPI_MAX, comm);
     for (std::size_t bytes : block_sizes) {
+      if (bytes * static_cast<std::size_t>(busiest) > static_cast<std::size_t>(INT_MAX)) {
+        if (me == 0) std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
+        continue;
+      }
       Buffers buffers(bytes, degrees);
       const int inner = calls_per_repetition(bytes, busiest);
       for (const auto& form : forms) {
