@@ -1,13 +1,17 @@
 // mpiexec -n P neighbor_bench: latency/bandwidth of distopo's neighborhood
 // collectives against MPICH's own (PMPI_Neighbor_*) on the same communicator:
 // 2-D and 3-D periodic stencils and a random sparse graph, 8 B .. 1 MiB per
-// block. One JSON line per (impl, op, topology, bytes): the median over
-// repetitions of the max-over-ranks time per call.
+// block, and dense neighborhoods (thousands of multi-edges per pair of ranks:
+// `multigraph` and `star`). One JSON line per (impl, form, op, topology,
+// degree, bytes): the median over repetitions of the max-over-ranks time per
+// call.
 // Run: mpiexec -n P neighbor_bench [--topology stencil3d,random_sparse] [--degree 3] [--max-bytes N] [--reps 11]
+//      mpiexec -n P neighbor_bench --topology multigraph,star --dense-degree 100,20000 --bytes 8,4096
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -36,6 +40,12 @@ double median_max_time(MPI_Comm comm, int reps, int inner, const std::function<v
   return times[times.size() / 2];
 }
 
+distopo::Comm adjacent(const std::vector<int>& sources, const std::vector<int>& destinations) {
+  distopo::DistGraphOptions options;
+  options.weighted = false;
+  return distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
+}
+
 distopo::Comm random_graph(int p, unsigned seed, int degree) {
   std::mt19937 rng(seed);
   std::vector<std::vector<int>> out(static_cast<std::size_t>(p)), in(static_cast<std::size_t>(p));
@@ -50,10 +60,172 @@ distopo::Comm random_graph(int p, unsigned seed, int degree) {
   }
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  distopo::DistGraphOptions options;
-  options.weighted = false;
-  return distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, in[static_cast<std::size_t>(me)], {},
-                                             out[static_cast<std::size_t>(me)], {}, options);
+  return adjacent(in[static_cast<std::size_t>(me)], out[static_cast<std::size_t>(me)]);
+}
+
+// Every rank has `degree` out-edges and `degree` in-edges, the k-th to rank
+// me+1+(k mod (P-1)) and from me-1-(k mod (P-1)): round-robin over the other
+// ranks, so each pair of ranks shares about degree/(P-1) multi-edges, listed
+// interleaved with the other peers' (P >= 2).
+distopo::Comm multigraph(int p, int me, int degree) {
+  std::vector<int> sources, destinations;
+  for (int k = 0; k < degree; ++k) {
+    const int step = 1 + k % (p - 1);
+    destinations.push_back((me + step) % p);
+    sources.push_back((me - step + p) % p);
+  }
+  return adjacent(sources, destinations);
+}
+
+// Rank 0 is the hub: `degree` edges to and `degree` edges from the others,
+// round-robin (the k-th with rank 1 + k mod (P-1)); each leaf has its share of
+// them, both ways (P >= 2).
+distopo::Comm star(int p, int me, int degree) {
+  std::vector<int> peers;
+  for (int k = 0; k < degree; ++k) {
+    const int leaf = 1 + k % (p - 1);
+    if (me == 0) peers.push_back(leaf);
+    else if (me == leaf) peers.push_back(0);
+  }
+  return adjacent(peers, peers);
+}
+
+// The buffers, counts, displacements and types of one block size on one
+// communicator, shared by distopo's and MPICH's calls. Displacements are
+// ints (the standard's), so degree x bytes must stay below 2^31.
+struct Buffers {
+  std::size_t bytes;
+  std::vector<char> send, recv;
+  std::vector<int> scounts, sdispls, rcounts, rdispls;
+  std::vector<MPI_Aint> sdispls_bytes, rdispls_bytes;
+  std::vector<MPI_Datatype> stypes, rtypes;
+
+  Buffers(std::size_t block, distopo::NeighborDegrees degrees)
+      : bytes(block),
+        send(block * static_cast<std::size_t>(std::max(degrees.outdegree, 1)), 1),
+        recv(block * static_cast<std::size_t>(std::max(degrees.indegree, 1)), 0),
+        scounts(static_cast<std::size_t>(degrees.outdegree), static_cast<int>(block)),
+        sdispls(scounts.size()),
+        rcounts(static_cast<std::size_t>(degrees.indegree), static_cast<int>(block)),
+        rdispls(rcounts.size()),
+        sdispls_bytes(scounts.size()),
+        rdispls_bytes(rcounts.size()),
+        stypes(scounts.size(), MPI_BYTE),
+        rtypes(rcounts.size(), MPI_BYTE) {
+    for (std::size_t i = 0; i < sdispls.size(); ++i) sdispls_bytes[i] = sdispls[i] = static_cast<int>(i * block);
+    for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls_bytes[i] = rdispls[i] = static_cast<int>(i * block);
+  }
+  [[nodiscard]] std::span<const char> s() const { return {send.data(), scounts.size() * bytes}; }
+  [[nodiscard]] std::span<char> r() { return {recv.data(), rcounts.size() * bytes}; }
+};
+
+void wait_for(MPI_Request request) { PMPI_Wait(&request, MPI_STATUS_IGNORE); }
+
+// distopo's call of `op`; a non-blocking one is started, then waited for.
+std::function<void()> distopo_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
+  using std::span;
+  const span<const char> one(b.send.data(), b.bytes);
+  if (op == "allgather") {
+    if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_allgather(comm, one, b.r())); };
+    return [=, &b] { distopo::neighbor_allgather(comm, one, b.r()); };
+  }
+  if (op == "allgatherv") {
+    const span<const int> counts(b.rcounts), displs(b.rdispls);
+    if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_allgatherv(comm, one, b.r(), counts, displs)); };
+    return [=, &b] { distopo::neighbor_allgatherv(comm, one, b.r(), counts, displs); };
+  }
+  if (op == "alltoall") {
+    if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_alltoall(comm, b.s(), b.r())); };
+    return [=, &b] { distopo::neighbor_alltoall(comm, b.s(), b.r()); };
+  }
+  if (op == "alltoallv") {
+    const span<const int> sc(b.scounts), sd(b.sdispls), rc(b.rcounts), rd(b.rdispls);
+    if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_alltoallv(comm, b.s(), sc, sd, b.r(), rc, rd)); };
+    return [=, &b] { distopo::neighbor_alltoallv(comm, b.s(), sc, sd, b.r(), rc, rd); };
+  }
+  const span<const int> sc(b.scounts), rc(b.rcounts);
+  const span<const MPI_Aint> sd(b.sdispls_bytes), rd(b.rdispls_bytes);
+  const span<const MPI_Datatype> st(b.stypes), rt(b.rtypes);
+  if (nonblocking) {
+    return [=, &b] { wait_for(distopo::ineighbor_alltoallw(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt)); };
+  }
+  return [=, &b] { distopo::neighbor_alltoallw(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt); };
+}
+
+// MPICH's own call of `op`, the same way.
+std::function<void()> mpich_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
+  const int n = static_cast<int>(b.bytes);
+  if (op == "allgather") {
+    if (nonblocking) {
+      return [=, &b] {
+        MPI_Request q;
+        PMPI_Ineighbor_allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm, &q);
+        wait_for(q);
+      };
+    }
+    return [=, &b] { PMPI_Neighbor_allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm); };
+  }
+  if (op == "allgatherv") {
+    if (nonblocking) {
+      return [=, &b] {
+        MPI_Request q;
+        PMPI_Ineighbor_allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.rcounts.data(), b.rdispls.data(),
+                                  MPI_BYTE, comm, &q);
+        wait_for(q);
+      };
+    }
+    return [=, &b] {
+      PMPI_Neighbor_allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.rcounts.data(), b.rdispls.data(), MPI_BYTE,
+                               comm);
+    };
+  }
+  if (op == "alltoall") {
+    if (nonblocking) {
+      return [=, &b] {
+        MPI_Request q;
+        PMPI_Ineighbor_alltoall(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm, &q);
+        wait_for(q);
+      };
+    }
+    return [=, &b] { PMPI_Neighbor_alltoall(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm); };
+  }
+  if (op == "alltoallv") {
+    if (nonblocking) {
+      return [=, &b] {
+        MPI_Request q;
+        PMPI_Ineighbor_alltoallv(b.send.data(), b.scounts.data(), b.sdispls.data(), MPI_BYTE, b.recv.data(),
+                                 b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm, &q);
+        wait_for(q);
+      };
+    }
+    return [=, &b] {
+      PMPI_Neighbor_alltoallv(b.send.data(), b.scounts.data(), b.sdispls.data(), MPI_BYTE, b.recv.data(),
+                              b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm);
+    };
+  }
+  if (nonblocking) {
+    return [=, &b] {
+      MPI_Request q;
+      PMPI_Ineighbor_alltoallw(b.send.data(), b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), b.recv.data(),
+                               b.rcounts.data(), b.rdispls_bytes.data(), b.rtypes.data(), comm, &q);
+      wait_for(q);
+    };
+  }
+  return [=, &b] {
+    PMPI_Neighbor_alltoallw(b.send.data(), b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), b.recv.data(),
+                            b.rcounts.data(), b.rdispls_bytes.data(), b.rtypes.data(), comm);
+  };
+}
+
+// Calls per timed repetition: 50 for small blocks as before, fewer as a call
+// moves more data or more messages (at most ~16 MiB and ~2000 blocks per
+// repetition through the busiest rank, at least one call).
+int calls_per_repetition(std::size_t bytes, int busiest_degree) {
+  const std::size_t by_size = bytes <= 4096 ? 50 : (bytes <= 65536 ? 10 : 2);
+  const auto degree = static_cast<std::size_t>(std::max(busiest_degree, 1));
+  const std::size_t by_volume = (std::size_t{16} << 20) / (bytes * degree);
+  const std::size_t by_blocks = 2000 / degree;
+  return static_cast<int>(std::clamp<std::size_t>(std::min(by_volume, by_blocks), 1, by_size));
 }
 
 }  // namespace
@@ -62,20 +234,35 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   CLI::App app{"distopo vs MPICH neighborhood collectives"};
   std::size_t max_bytes = 1 << 20;
+  std::vector<std::size_t> block_sizes;
   int reps = 11;
-  std::string only_op;
-  const std::vector<std::string> topology_names = {"stencil2d", "stencil3d", "random_sparse"};
-  std::vector<std::string> selected = topology_names;
+  const std::vector<std::string> op_names = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"};
+  std::vector<std::string> ops = {"alltoall", "alltoallv", "allgather"};
+  const std::vector<std::string> form_names = {"blocking", "nonblocking"};
+  std::vector<std::string> forms = {"blocking"};
+  const std::vector<std::string> topology_names = {"stencil2d", "stencil3d", "random_sparse", "multigraph", "star"};
+  std::vector<std::string> selected = {"stencil2d", "stencil3d", "random_sparse"};
   // Out-edges each rank draws for random_sparse (self-loops and repeats dropped).
   int degree = 3;
+  std::vector<int> dense_degrees = {100, 1000, 10000, 20000};
   app.add_option("--max-bytes", max_bytes, "largest block size in bytes (from 8, times 8, then this size)");
+  app.add_option("--bytes", block_sizes, "block sizes in bytes (instead of the --max-bytes range)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   app.add_option("--reps", reps, "repetitions (median taken)")->check(CLI::PositiveNumber);
-  app.add_option("--op", only_op, "alltoall, alltoallv or allgather (default: all)")
-      ->check(CLI::IsMember({"alltoall", "alltoallv", "allgather"}));
-  app.add_option("--topology", selected, "topologies (default: all)")
+  app.add_option("--op", ops, "operations (default: alltoall,alltoallv,allgather)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(op_names));
+  app.add_option("--form", forms, "blocking and/or nonblocking (started, then waited for)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(form_names));
+  app.add_option("--topology", selected, "topologies (default: stencil2d,stencil3d,random_sparse)")
       ->delimiter(',')
       ->check(CLI::IsMember(topology_names));
   app.add_option("--degree", degree, "out-edges drawn per rank for random_sparse")->check(CLI::Range(0, 1 << 20));
+  app.add_option("--dense-degree", dense_degrees, "edges of a multigraph rank or of the star's hub")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1 << 24));
   int p = 0;
   int me = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -88,74 +275,71 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return rc;
   }
+  if (block_sizes.empty()) {
+    // 8 B, x8 steps, and max_bytes itself (1 MiB by default).
+    for (std::size_t bytes = 8; bytes <= max_bytes; bytes = bytes < max_bytes ? std::min(bytes * 8, max_bytes) : bytes + 1) {
+      block_sizes.push_back(bytes);
+    }
+  }
   auto wanted = [&](const std::string& name) {
     return std::find(selected.begin(), selected.end(), name) != selected.end();
   };
 
   struct Topology {
     std::string name;
+    int degree;  // -1: not a parameter of the topology
     distopo::Comm comm;
   };
   std::vector<Topology> topologies;
   if (wanted("stencil2d")) {
-    topologies.push_back({"stencil2d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2),
-                                                            {distopo::periodic, distopo::periodic})});
+    topologies.push_back({"stencil2d", -1,
+                          distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2),
+                                               {distopo::periodic, distopo::periodic})});
   }
   if (wanted("stencil3d")) {
     topologies.push_back(
-        {"stencil3d", distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
-                                           {distopo::periodic, distopo::periodic, distopo::periodic})});
+        {"stencil3d", -1,
+         distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
+                              {distopo::periodic, distopo::periodic, distopo::periodic})});
   }
-  if (wanted("random_sparse")) topologies.push_back({"random_sparse", random_graph(p, 1234, degree)});
+  if (wanted("random_sparse")) topologies.push_back({"random_sparse", degree, random_graph(p, 1234, degree)});
+  for (const char* dense : {"multigraph", "star"}) {
+    if (!wanted(dense) || p < 2) continue;
+    for (int d : dense_degrees) {
+      const bool is_star = std::string(dense) == "star";
+      topologies.push_back({dense, d, is_star ? star(p, me, d) : multigraph(p, me, d)});
+    }
+  }
 
   for (auto& topology : topologies) {
     MPI_Comm comm = topology.comm;
     const distopo::NeighborDegrees degrees = distopo::neighbor_degrees(comm);
-    // 8 B, x8 steps, and max_bytes itself (1 MiB by default).
-    for (std::size_t bytes = 8; bytes <= max_bytes;
-         bytes = bytes < max_bytes ? std::min(bytes * 8, max_bytes) : bytes + 1) {
-      const int count = static_cast<int>(bytes);
-      std::vector<char> send(bytes * static_cast<std::size_t>(std::max(degrees.outdegree, 1)), 1);
-      std::vector<char> recv(bytes * static_cast<std::size_t>(std::max(degrees.indegree, 1)), 0);
-      std::vector<int> scounts(static_cast<std::size_t>(degrees.outdegree), count), sdispls(scounts.size());
-      std::vector<int> rcounts(static_cast<std::size_t>(degrees.indegree), count), rdispls(rcounts.size());
-      for (std::size_t i = 0; i < sdispls.size(); ++i) sdispls[i] = static_cast<int>(i * bytes);
-      for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls[i] = static_cast<int>(i * bytes);
-      std::span<const char> s(send.data(), bytes * static_cast<std::size_t>(degrees.outdegree));
-      std::span<char> r(recv.data(), bytes * static_cast<std::size_t>(degrees.indegree));
-      const int inner = bytes <= 4096 ? 50 : (bytes <= 65536 ? 10 : 2);
-      struct Case {
-        std::string impl, op;
-        std::function<void()> call;
-      };
-      std::vector<Case> cases = {
-          {"distopo", "alltoall", [&] { distopo::neighbor_alltoall(comm, s, r); }},
-          {"mpich", "alltoall",
-           [&] { PMPI_Neighbor_alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm); }},
-          {"distopo", "alltoallv",
-           [&] {
-             distopo::neighbor_alltoallv(comm, s, std::span<const int>(scounts), std::span<const int>(sdispls), r,
-                                         std::span<const int>(rcounts), std::span<const int>(rdispls));
-           }},
-          {"mpich", "alltoallv",
-           [&] {
-             PMPI_Neighbor_alltoallv(send.data(), scounts.data(), sdispls.data(), MPI_BYTE, recv.data(), rcounts.data(),
-                                     rdispls.data(), MPI_BYTE, comm);
-           }},
-          {"distopo", "allgather",
-           [&] { distopo::neighbor_allgather(comm, std::span<const char>(send.data(), bytes), r); }},
-          {"mpich", "allgather",
-           [&] { PMPI_Neighbor_allgather(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm); }},
-      };
-      for (const auto& c : cases) {
-        if (!only_op.empty() && c.op != only_op) continue;
-        const double t = median_max_time(comm, reps, inner, c.call);
-        if (me == 0) {
-          nlohmann::json line = {{"impl", c.impl}, {"op", c.op},     {"topology", topology.name},
-                                 {"P", p},         {"bytes", bytes}, {"median_time_s", t}};
-          if (topology.name == "random_sparse") line["degree"] = degree;
-          std::printf("%s\n", line.dump().c_str());
-          std::fflush(stdout);
+    // Every rank times the same number of calls.
+    int busiest = std::max(degrees.indegree, degrees.outdegree);
+    MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_INT, MPI_MAX, comm);
+    for (std::size_t bytes : block_sizes) {
+      if (bytes * static_cast<std::size_t>(busiest) > static_cast<std::size_t>(INT_MAX)) {
+        if (me == 0) std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
+        continue;
+      }
+      Buffers buffers(bytes, degrees);
+      const int inner = calls_per_repetition(bytes, busiest);
+      for (const auto& form : forms) {
+        for (const auto& op : ops) {
+          const bool nonblocking = form == "nonblocking";
+          for (const char* impl : {"distopo", "mpich"}) {
+            const auto call = std::string(impl) == "distopo" ? distopo_call(op, nonblocking, comm, buffers)
+                                                             : mpich_call(op, nonblocking, comm, buffers);
+            const double t = median_max_time(comm, reps, inner, call);
+            if (me == 0) {
+              nlohmann::json line = {{"impl", impl}, {"op", op},     {"topology", topology.name},
+                                     {"P", p},       {"bytes", bytes}, {"median_time_s", t}};
+              if (nonblocking) line["form"] = form;
+              if (topology.degree >= 0) line["degree"] = topology.degree;
+              std::printf("%s\n", line.dump().c_str());
+              std::fflush(stdout);
+            }
+          }
         }
       }
     }

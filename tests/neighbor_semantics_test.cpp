@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -177,6 +179,28 @@ TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
   std::fill(recv.begin(), recv.end(), -1);
   distopo::neighbor_alltoall(comm, send, recv);
   EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+// The same on a dense multigraph where every pair has 8 to 24 edges, which
+// travel in one message per pair (message_plan.hpp): rank 0's drain must
+// send and receive exactly the messages its neighbors post, or it would hang.
+TEST(NeighborErrors, OneRankBadInputOnDenseMultigraphDoesNotHang) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks (alone, a rank drains its own messages)";
+  const distopo::testing::Case c = distopo::testing::dense_multigraph_case(16, /*min_edges=*/8);
+  const int me = c.comm.rank();
+  const auto block = [](int sender, int slot) { return 1000 * sender + slot; };
+  // One element more than the blocks: never empty, raw calls want a buffer.
+  std::vector<int> send(c.out_ranks.size() + 1), recv(c.in_ranks.size() + 1, -1);
+  for (std::size_t j = 0; j < c.out_ranks.size(); ++j) send[j] = block(me, static_cast<int>(j));
+  const int count = me == 0 ? -1 : 1;
+  const int error = error_class_of(
+      [&] { distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, c.comm); });
+  EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
+  std::vector<int> expected(c.in_ranks.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = block(c.in_ranks[i], c.in_from[i]);
+  recv.assign(c.in_ranks.size(), -1);
+  distopo::neighbor_alltoall(c.comm, std::span<const int>(send.data(), c.out_ranks.size()), recv);
+  EXPECT_EQ(recv, expected);
 }
 
 }  // namespace

@@ -151,6 +151,45 @@ inline Case dist_graph_case(unsigned seed, int max_out, bool allow_repeats = tru
   return c;
 }
 
+// Dense multigraph: between every ordered pair of ranks (self included) a
+// random number of edges, `min_edges` to 24, so that (by default) some pairs
+// carry at least as many edges as distopo puts in one message (8,
+// message_plan.hpp) and some fewer; both edge lists shuffled, so the edges of
+// one pair interleave with the others'.
+inline Case dense_multigraph_case(unsigned seed, int min_edges = 0) {
+  Case c;
+  c.name = "dense_multigraph_" + std::to_string(seed);
+  c.mpich_correct = false;  // MPICH 4.0 mispairs repeated edges
+  const int p = world_size();
+  std::mt19937 rng(seed);
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(p)), in(static_cast<std::size_t>(p));
+  for (int a = 0; a < p; ++a) {
+    for (int b = 0; b < p; ++b) {
+      const int edges = std::uniform_int_distribution<int>(min_edges, 24)(rng);
+      for (int e = 0; e < edges; ++e) {
+        out[static_cast<std::size_t>(a)].push_back(b);
+        in[static_cast<std::size_t>(b)].push_back(a);
+      }
+    }
+  }
+  for (auto& list : out) std::shuffle(list.begin(), list.end(), rng);
+  for (auto& list : in) std::shuffle(list.begin(), list.end(), rng);
+  const int r = world_rank();
+  const auto& sources = in[static_cast<std::size_t>(r)];
+  const auto& destinations = out[static_cast<std::size_t>(r)];
+  distopo::DistGraphOptions options;
+  options.weighted = false;
+  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
+  std::map<int, int> seen;
+  for (int b : sources) {
+    const int k = seen[b]++;
+    c.in_ranks.push_back(b);
+    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
+  }
+  c.out_ranks = destinations;
+  return c;
+}
+
 // Every case at the current process count (ranks outside a case get a null comm).
 inline std::vector<Case> all_cases() {
   using distopo::open;
@@ -169,6 +208,7 @@ inline std::vector<Case> all_cases() {
   cases.push_back(dist_graph_case(12, 6));
   cases.push_back(dist_graph_case(13, 3, /*allow_repeats=*/false));
   cases.push_back(dist_graph_case(14, 0));  // nobody has neighbors
+  cases.push_back(dense_multigraph_case(15));
   return cases;
 }
 

@@ -19,6 +19,7 @@ PostedRequests::~PostedRequests() {
   for (std::size_t i = 0; i < posted_; ++i) {
     if (requests_[i] != MPI_REQUEST_NULL) PMPI_Request_free(&requests_[i]);
   }
+  for (MPI_Datatype& type : types_) PMPI_Type_free(&type);
 }
 
 void PostedRequests::prepare(std::size_t receives, std::size_t sends, Posting how, const Origin& origin) {

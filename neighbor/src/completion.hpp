@@ -58,6 +58,8 @@ class PostedRequests {
     ++posted_;
     return true;
   }
+  // A datatype the persistent requests use, freed with them.
+  void keep(MPI_Datatype type) { types_.push_back(type); }
   // The posting is over: immediate requests are in flight now, persistent
   // ones wait for start().
   void posted() noexcept;
@@ -92,6 +94,7 @@ class PostedRequests {
 
   std::vector<MPI_Request> requests_;
   std::vector<int> peers_;    // the rank each request receives from or sends to
+  std::vector<MPI_Datatype> types_;  // kept for persistent messages of several blocks
   std::size_t receives_ = 0;  // requests [0, receives_) are receives
   std::size_t posted_ = 0;    // requests posted (all of them, unless posting failed)
   std::size_t next_ = 0;      // requests before next_ are complete

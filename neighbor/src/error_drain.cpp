@@ -9,17 +9,15 @@ namespace distopo::detail {
 // here (a truncated receive is the rule) must not hide the error being
 // reported.
 void drain_rest(const NeighborSequence& s, MPI_Comm channel, int tag, std::size_t posted) {
-  const std::size_t received = std::min(posted, s.recv_order.size());
+  const std::size_t received = std::min(posted, s.receives.size());
   const std::size_t sent = posted - received;
-  std::vector<MPI_Request> sends(s.send_order.size() - sent, MPI_REQUEST_NULL);
+  std::vector<MPI_Request> sends(s.sends.size() - sent, MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < sends.size(); ++i) {
-    PMPI_Isend(nullptr, 0, MPI_BYTE, s.destinations[static_cast<std::size_t>(s.send_order[sent + i])], tag, channel,
-               &sends[i]);
+    PMPI_Isend(nullptr, 0, MPI_BYTE, s.sends.peer(sent + i), tag, channel, &sends[i]);
   }
   // A receive of nothing consumes the message, whatever its size (truncated).
-  for (std::size_t i = received; i < s.recv_order.size(); ++i) {
-    PMPI_Recv(nullptr, 0, MPI_BYTE, s.sources[static_cast<std::size_t>(s.recv_order[i])], tag, channel,
-              MPI_STATUS_IGNORE);
+  for (std::size_t m = received; m < s.receives.size(); ++m) {
+    PMPI_Recv(nullptr, 0, MPI_BYTE, s.receives.peer(m), tag, channel, MPI_STATUS_IGNORE);
   }
   for (MPI_Request& request : sends) PMPI_Wait(&request, MPI_STATUS_IGNORE);
 }

@@ -1,8 +1,9 @@
 #pragma once
 // A rank whose arguments are bad, or whose posting failed midway, still
 // completes its part of the exchange, so its neighbors never hang: an empty
-// message to every out-neighbor not yet posted to, and every message from an
-// in-neighbor not yet posted for received (whatever its size) and dropped.
+// message in place of every message not yet sent, and every message not yet
+// posted for received (whatever its size) and dropped, following the
+// sequence's message plans as a correct rank would.
 #include <mpi.h>
 
 #include <cstddef>
@@ -13,7 +14,7 @@
 
 namespace distopo::detail {
 
-// Completes the slots from the `posted`-th request on, in posting order
+// Completes the messages from the `posted`-th request on, in posting order
 // (the receive order, then the send order); the requests before it are the
 // caller's to complete.
 void drain_rest(const NeighborSequence& s, MPI_Comm channel, int tag, std::size_t posted);

@@ -61,7 +61,7 @@ NeighborSequence dist_graph_sequence(const DistGraphTopology& graph) {
 }  // namespace
 
 NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
-  return std::visit(
+  NeighborSequence s = std::visit(
       [rank](const auto& topology) -> NeighborSequence {
         using T = std::decay_t<decltype(topology)>;
         if constexpr (std::is_same_v<T, CartesianTopology>) return cartesian_sequence(topology);
@@ -69,6 +69,9 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
         else return dist_graph_sequence(topology);
       },
       record);
+  s.receives = MessagePlan(s.recv_order, s.sources);
+  s.sends = MessagePlan(s.send_order, s.destinations);
+  return s;
 }
 
 }  // namespace distopo::detail

@@ -23,11 +23,14 @@
 //     occurrence of a in b's list (self-loops included).
 //   - Distributed graph: sources and destinations as stored, posted in order:
 //     the k-th edge a->b at a pairs with the k-th edge a->b at b.
+// A peer with many slots gets one message holding its blocks in this order
+// instead of a message per block (message_plan.hpp): the same pairing.
 #include <mpi.h>
 
 #include <vector>
 
 #include "distopo/core/topology.hpp"
+#include "message_plan.hpp"
 
 namespace distopo::detail {
 
@@ -36,6 +39,8 @@ struct NeighborSequence {
   std::vector<int> destinations;  // out-slot -> rank
   std::vector<int> recv_order;    // in-slots to post, in posting order (no MPI_PROC_NULL)
   std::vector<int> send_order;    // out-slots to post, in posting order (no MPI_PROC_NULL)
+  MessagePlan receives;           // the messages recv_order's blocks travel in
+  MessagePlan sends;              // the messages send_order's blocks travel in
 
   [[nodiscard]] int indegree() const { return static_cast<int>(sources.size()); }
   [[nodiscard]] int outdegree() const { return static_cast<int>(destinations.size()); }
