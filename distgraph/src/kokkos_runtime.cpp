@@ -20,6 +20,7 @@ bool ours = false;  // started by us and not yet finalized by our release
 
 bool env_set(const char* name) { return std::getenv(name) != nullptr; }
 
+#if defined(KOKKOS_ENABLE_OPENMP) || defined(KOKKOS_ENABLE_THREADS)
 // Positive integer in environment variable `name`, or 0.
 int env_count(const char* name) {
   const char* text = std::getenv(name);
@@ -48,6 +49,7 @@ int ranks_on_this_node() {
   }
   return 0;
 }
+#endif
 
 // Threads for a Kokkos that distopo starts, or -1 for Kokkos' own choice.
 // The user's setting wins (KOKKOS_NUM_THREADS, OMP_NUM_THREADS). Otherwise
