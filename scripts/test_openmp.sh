@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # distopo on a Kokkos that really runs in parallel: installs the dependencies,
 # builds Kokkos with OpenMP from Debian's sources (scripts/kokkos_openmp.sh,
-# cached), builds distopo against it with warnings as errors (RelWithDebInfo, as scripts/test.sh; in its
-# own build directory) and runs the key sort, distributed-graph, Kokkos
-# lifetime and install tests with 2 OpenMP threads per rank. Not part of
-# scripts/test.sh: it adds a Kokkos build (about 1 minute on 2 cores) and a
-# second distopo build.
+# cached), builds distopo against it with warnings as errors (RelWithDebInfo
+# as in scripts/test.sh, in its own build directory) and runs the key sort,
+# distributed-graph, Kokkos lifetime and install tests with 2 OpenMP threads
+# per rank, then the Kokkos lifetime test without OMP_NUM_THREADS (the thread
+# count distopo picks). Not part of scripts/test.sh: it adds a Kokkos build
+# (under a minute of CPU) and a second distopo build.
 # Usage: bash scripts/test_openmp.sh [build dir]   (default: build-openmp)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
