@@ -3,11 +3,16 @@
 // Inputs are what a rank sees after the exchange: n edge ends whose ranks are
 // spread over P ranks, with constant weights (the common unweighted case) or
 // random ones, or skewed towards a few hub ranks.
+//
+// Kokkos' thread count is the benchmark's own: --kokkos-threads=N (or
+// OMP_NUM_THREADS) in an OpenMP build of Kokkos; the output's context names
+// the execution space and its threads. std::sort always runs on one thread.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <benchmark/benchmark.h>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "distopo/distgraph/edge_key.hpp"
@@ -50,10 +55,11 @@ void sort_bench(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
 }
 
-// n from 64 to 4M keys; P = 1e3 and 1e5; constant/random weights; uniform/hub ranks.
+// n from 64 to 4M keys (and 10^6, the size the parallel sort is judged at);
+// P = 1e3 and 1e5; constant/random weights; uniform/hub ranks.
 void arguments(benchmark::internal::Benchmark* bench) {
   bench->ArgNames({"n", "P", "random_weights", "hubs"});
-  for (std::int64_t n : {64, 1024, 2048, 4096, 8192, 16384, 262144, 4194304}) {
+  for (std::int64_t n : {64, 1024, 2048, 4096, 8192, 16384, 262144, 1000000, 4194304}) {
     for (std::int64_t p : {1000, 100000}) {
       for (std::int64_t weights : {0, 1}) bench->Args({n, p, weights, 0});
       bench->Args({n, p, 0, 1});
@@ -67,7 +73,9 @@ BENCHMARK(sort_bench<false>)->Name("std_sort")->Apply(arguments)->Unit(benchmark
 }  // namespace
 
 int main(int argc, char** argv) {
-  Kokkos::ScopeGuard kokkos(argc, argv);
+  Kokkos::ScopeGuard kokkos(argc, argv);  // takes --kokkos-threads=N out of argv
+  benchmark::AddCustomContext("kokkos_execution_space", Kokkos::DefaultHostExecutionSpace::name());
+  benchmark::AddCustomContext("kokkos_threads", std::to_string(Kokkos::DefaultHostExecutionSpace().concurrency()));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

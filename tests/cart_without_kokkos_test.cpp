@@ -20,14 +20,16 @@ struct NameSearch {
   std::vector<std::string> found;
 };
 
-// Paths of the shared objects loaded in this process whose name contains `part`.
+// Paths of the shared objects loaded in this process whose file name (not
+// directory: a checkout may sit in a folder named after Kokkos) contains `part`.
 std::vector<std::string> loaded_objects_named(const std::string& part) {
   NameSearch search{part, {}};
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* data) {
         auto* s = static_cast<NameSearch*>(data);
-        const std::string name = info->dlpi_name != nullptr ? info->dlpi_name : "";
-        if (name.find(s->part) != std::string::npos) s->found.push_back(name);
+        const std::string path = info->dlpi_name != nullptr ? info->dlpi_name : "";
+        const std::string file = path.substr(path.rfind('/') + 1);
+        if (file.find(s->part) != std::string::npos) s->found.push_back(path);
         return 0;
       },
       &search);

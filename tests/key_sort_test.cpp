@@ -52,6 +52,27 @@ TEST_F(KeySort, FullWidthRandomKeys) {
   }
 }
 
+// The radix digits are the bits in which keys differ, taken 8 at a time
+// wherever they sit: single bits scattered over the word, runs that cross a
+// digit's end and the top bit must all sort like std::sort.
+TEST_F(KeySort, ScatteredVaryingBits) {
+  std::mt19937_64 random(4);
+  const std::vector<unsigned> bits = {0, 3, 7, 8, 9, 15, 16, 30, 31, 32, 40, 47, 48, 55, 61, 62, 63};
+  for (const std::uint64_t fixed : {std::uint64_t{0}, ~std::uint64_t{0}}) {
+    std::vector<std::uint64_t> keys(20000);
+    for (auto& key : keys) {
+      key = fixed;
+      for (unsigned bit : bits) {
+        if (random() & 1U) key ^= std::uint64_t{1} << bit;
+      }
+    }
+    expect_sorted_like_std(keys);
+  }
+  std::vector<std::uint64_t> keys(20000);  // a 12-bit run across bytes, and bit 63
+  for (auto& key : keys) key = ((random() & 0xfffU) << 27) | ((random() & 1U) << 63) | 0x5a5a;
+  expect_sorted_like_std(keys);
+}
+
 TEST_F(KeySort, PackedEdgesWithHubAndOutlierRank) {
   // Skewed input: most ends name a few ranks, one names a huge rank. A
   // range-binned sort degenerates here; the radix sort must not care.
