@@ -115,6 +115,26 @@ inline Case graph_case(unsigned seed) {
   return c;
 }
 
+// The case's communicator from every rank's in and out lists (unweighted),
+// and for each in-edge the slot its source sends it from: the k-th edge from
+// b is b's k-th out-edge to this rank.
+inline void adopt_adjacency(Case& c, const std::vector<std::vector<int>>& in,
+                            const std::vector<std::vector<int>>& out) {
+  const int r = world_rank();
+  const auto& sources = in[static_cast<std::size_t>(r)];
+  const auto& destinations = out[static_cast<std::size_t>(r)];
+  distopo::DistGraphOptions options;
+  options.weighted = false;
+  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
+  std::map<int, int> seen;
+  for (int b : sources) {
+    const int k = seen[b]++;
+    c.in_ranks.push_back(b);
+    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
+  }
+  c.out_ranks = destinations;
+}
+
 // Random directed multigraph (self-loops, repeated edges, isolated ranks),
 // created with dist_graph_create_adjacent; sources in a shuffled order.
 inline Case dist_graph_case(unsigned seed, int max_out, bool allow_repeats = true) {
@@ -135,19 +155,7 @@ inline Case dist_graph_case(unsigned seed, int max_out, bool allow_repeats = tru
     }
   }
   for (auto& list : in) std::shuffle(list.begin(), list.end(), rng);
-  const int r = world_rank();
-  const auto& sources = in[static_cast<std::size_t>(r)];
-  const auto& destinations = out[static_cast<std::size_t>(r)];
-  distopo::DistGraphOptions options;
-  options.weighted = false;
-  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
-  std::map<int, int> seen;
-  for (int b : sources) {
-    const int k = seen[b]++;
-    c.in_ranks.push_back(b);
-    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
-  }
-  c.out_ranks = destinations;
+  adopt_adjacency(c, in, out);
   return c;
 }
 
@@ -174,19 +182,7 @@ inline Case dense_multigraph_case(unsigned seed, int min_edges = 0) {
   }
   for (auto& list : out) std::shuffle(list.begin(), list.end(), rng);
   for (auto& list : in) std::shuffle(list.begin(), list.end(), rng);
-  const int r = world_rank();
-  const auto& sources = in[static_cast<std::size_t>(r)];
-  const auto& destinations = out[static_cast<std::size_t>(r)];
-  distopo::DistGraphOptions options;
-  options.weighted = false;
-  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
-  std::map<int, int> seen;
-  for (int b : sources) {
-    const int k = seen[b]++;
-    c.in_ranks.push_back(b);
-    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
-  }
-  c.out_ranks = destinations;
+  adopt_adjacency(c, in, out);
   return c;
 }
 
