@@ -77,6 +77,19 @@ inline Case cartesian_case(const std::string& name, std::vector<int> dims, std::
   return c;
 }
 
+// Rank r's expected pairing: for each in-edge the slot its source sends it
+// from (the k-th edge from b is b's k-th out-edge to r), and its out-edges.
+inline void record_pairing(Case& c, int r, const std::vector<std::vector<int>>& in,
+                           const std::vector<std::vector<int>>& out) {
+  std::map<int, int> seen;
+  for (int b : in[static_cast<std::size_t>(r)]) {
+    const int k = seen[b]++;
+    c.in_ranks.push_back(b);
+    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
+  }
+  c.out_ranks = out[static_cast<std::size_t>(r)];
+}
+
 // Undirected multigraph with self-loops on all ranks: ring edges doubled,
 // a self-loop at every even rank, a chord 0 - p/2; each rank's list shuffled.
 inline Case graph_case(unsigned seed) {
@@ -103,36 +116,19 @@ inline Case graph_case(unsigned seed) {
     index.push_back(static_cast<int>(edges.size()));
   }
   c.comm = distopo::graph_create(MPI_COMM_WORLD, index, edges);
-  const int r = c.comm.rank();
-  const auto& mine = lists[static_cast<std::size_t>(r)];
-  std::map<int, int> seen;
-  for (int b : mine) {
-    const int k = seen[b]++;
-    c.in_ranks.push_back(b);
-    c.in_from.push_back(kth_position(lists[static_cast<std::size_t>(b)], r, k));
-  }
-  c.out_ranks = mine;
+  record_pairing(c, c.comm.rank(), lists, lists);
   return c;
 }
 
-// The case's communicator from every rank's in and out lists (unweighted),
-// and for each in-edge the slot its source sends it from: the k-th edge from
-// b is b's k-th out-edge to this rank.
+// The case's communicator from every rank's in and out lists (unweighted).
 inline void adopt_adjacency(Case& c, const std::vector<std::vector<int>>& in,
                             const std::vector<std::vector<int>>& out) {
   const int r = world_rank();
-  const auto& sources = in[static_cast<std::size_t>(r)];
-  const auto& destinations = out[static_cast<std::size_t>(r)];
   distopo::DistGraphOptions options;
   options.weighted = false;
-  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {}, options);
-  std::map<int, int> seen;
-  for (int b : sources) {
-    const int k = seen[b]++;
-    c.in_ranks.push_back(b);
-    c.in_from.push_back(kth_position(out[static_cast<std::size_t>(b)], r, k));
-  }
-  c.out_ranks = destinations;
+  c.comm = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, in[static_cast<std::size_t>(r)], {},
+                                               out[static_cast<std::size_t>(r)], {}, options);
+  record_pairing(c, r, in, out);
 }
 
 // Random directed multigraph (self-loops, repeated edges, isolated ranks),
