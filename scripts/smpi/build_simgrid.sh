@@ -9,9 +9,9 @@
 # them in a hash map instead. Same simulated times: docs/scaling/README.md.
 #
 # Usage: bash scripts/smpi/build_simgrid.sh [PREFIX]
-#   PREFIX defaults to build-smpi/simgrid; the library lands in PREFIX/lib.
-#   Cached: nothing is done when PREFIX/lib/libsimgrid.so.<version> exists.
-# simulate.sh runs smpirun with LD_LIBRARY_PATH=PREFIX/lib.
+#   PREFIX defaults to build-smpi/simgrid; prints the library's path,
+#   PREFIX/lib/libsimgrid.so.<version>, which simulate.sh preloads.
+#   Cached: nothing is done when that library exists.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(realpath -m "${1:-$root/build-smpi/simgrid}")
@@ -21,7 +21,7 @@ patch_file="$root/scripts/smpi/simgrid-$upstream-detached-comms.patch"
 library="$prefix/lib/libsimgrid.so.$upstream"
 
 if [ -e "$library" ]; then
-  echo "$prefix/lib"
+  echo "$library"
   exit 0
 fi
 [ -f "$patch_file" ] || { echo "build_simgrid.sh: no patch for SimGrid $upstream ($patch_file)" >&2; exit 1; }
@@ -53,4 +53,4 @@ mkdir -p "$prefix/lib"
 cp -P "$work/build/lib/"libsimgrid.so* "$prefix/lib/"
 [ -e "$library" ] || { echo "build_simgrid.sh: $library was not built (see $work/build.log)" >&2; exit 1; }
 rm -rf "$work/src" "$work/build"
-echo "$prefix/lib"
+echo "$library"

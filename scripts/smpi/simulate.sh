@@ -75,7 +75,7 @@ cmake --build "$build" -j "$(nproc)" --target edge_exchange_sim distopo_actor_he
 simgrid_preload=
 simgrid_label=stock
 if [ "$stock_simgrid" -eq 0 ]; then
-  simgrid_preload="$(bash "$root/scripts/smpi/build_simgrid.sh" "$build/simgrid")/libsimgrid.so.$(dpkg-query -W -f='${source:Version}' libsimgrid-dev | cut -d- -f1)"
+  simgrid_preload=$(bash "$root/scripts/smpi/build_simgrid.sh" "$build/simgrid")
   simgrid_label=patched
 fi
 mkdir -p "$log_dir" "$(dirname "$out")"
