@@ -11,6 +11,11 @@
 //   distgraph_reorder --mapping-only [--graph-nodes 4096,16384,65536] [--ranks-per-node 64]
 //       one process: the mapping computed on the rank that holds the whole
 //       graph, timed alone (what rank 0 does below the gather limit)
+//   mpiexec -n R distgraph_reorder --mapping-only --path distributed ...
+//       the multilevel mapping of the path above the gather limit, its
+//       graph nodes spread in blocks over the R processes (1 is fine: the
+//       mapping is the same for any R); time_s is the max over the R
+//   --path distributed on real runs sets distopo_reorder_gather_limit to 1
 // Prints one JSON object per line (rank 0):
 //   {"impl","family","P","ranks_per_node","cut_weight","time_s","mode",...}
 #include <metis.h>
@@ -27,6 +32,7 @@
 
 #include "distopo/distgraph.hpp"
 #include "reorder/host_choice.hpp"
+#include "reorder/multilevel_partition.hpp"
 #include "reorder_graphs.hpp"
 
 namespace {
@@ -40,6 +46,8 @@ struct Settings {
   int reps = 5;
   bool mapping_only = false;
   std::string effort = "balanced";  // info key distopo_reorder_effort
+  std::string path = "gathered";    // or "distributed": the multilevel mapping above the gather limit
+  std::int64_t gather_limit = 1;    // --mapping-only --path distributed: what rank 0 may hold of the coarse graph
 };
 
 distopo::detail::PartitionEffort effort_of(const std::string& name) {
@@ -155,6 +163,72 @@ void mapping_only(const Settings& settings) {
   }
 }
 
+// The multilevel mapping on the graph spread in blocks over the processes of
+// MPI_COMM_WORLD; rank 0 prints. The families are symmetric, so a vertex's
+// in-list equals its out-list: its merged neighbors weigh 2w, as in
+// dist_graph_create.
+void mapping_only_distributed(const Settings& settings) {
+  const int rank = distopo::comm_rank(MPI_COMM_WORLD);
+  const int processes = distopo::comm_size(MPI_COMM_WORLD);
+  for (const auto& family : settings.families) {
+    for (const int size : settings.graph_nodes) {
+      for (const int k : settings.ranks_per_node) {
+        const bench::Adjacency adjacency = bench::make_reorder_graph(family, size);
+        distopo::detail::HeldGraph held;
+        held.blocks = {size, (size + processes - 1) / processes};
+        held.offsets = {0};
+        for (int v = rank * held.blocks.per_rank; v < std::min(size, (rank + 1) * held.blocks.per_rank); ++v) {
+          held.ids.push_back(v);
+          for (const auto& [u, w] : adjacency[static_cast<std::size_t>(v)]) {
+            held.targets.push_back(u);
+            held.weights.push_back(2 * static_cast<std::int64_t>(w));
+          }
+          held.offsets.push_back(held.targets.size());
+        }
+        const int parts = (size + k - 1) / k;
+        std::vector<distopo::detail::PartCapacity> coordinated;
+        for (int p = 0; p < parts; ++p) {
+          if (held.blocks.owner(p) == rank) coordinated.push_back({p, std::min(k, size - p * k)});
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double start = MPI_Wtime();
+        const std::clock_t cpu_start = std::clock();
+        const auto part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit);
+        double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+        double seconds = MPI_Wtime() - start;
+        MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        // Every block has per_rank vertices but the last: gather them in order.
+        std::vector<int> counts(static_cast<std::size_t>(processes));
+        const int mine = static_cast<int>(held.ids.size());
+        MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+        std::vector<int> displacements(counts.size(), 0);
+        std::exclusive_scan(counts.begin(), counts.end(), displacements.begin(), 0);
+        std::vector<int> node_of(static_cast<std::size_t>(size), 0);
+        const std::vector<int> own = part ? *part : std::vector<int>(held.ids.size(), -1);
+        MPI_Gatherv(own.data(), mine, MPI_INT, node_of.data(), counts.data(), displacements.data(), MPI_INT, 0,
+                    MPI_COMM_WORLD);
+        if (rank != 0) continue;
+        const WholeGraph graph = whole_graph(adjacency, k);
+        const nlohmann::json row{{"family", family},          {"P", size},         {"ranks_per_node", k},
+                                 {"mode", "mapping_only"},    {"path", "distributed"}, {"processes", processes},
+                                 {"gather_limit", settings.gather_limit}};
+        auto identity_row = row;
+        identity_row.update({{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", 0.0}});
+        print(identity_row);
+        auto mapped = row;
+        mapped.update({{"impl", "distopo"},
+                       {"cut_weight", part ? crossing(graph, node_of) : crossing(graph, graph.node_of)},
+                       {"gave_up", !part},
+                       {"time_s", seconds},
+                       {"cpu_s", cpu_seconds}});
+        print(mapped);
+        print_block(family, size, k, row);
+      }
+    }
+  }
+}
+
 class RanksPerNodeInfo {
  public:
   explicit RanksPerNodeInfo(int k) {
@@ -194,6 +268,7 @@ void real_runs(const Settings& settings) {
       if (k >= size) continue;
       RanksPerNodeInfo info(k);
       info.set("distopo_reorder_effort", settings.effort);
+      if (settings.path == "distributed") info.set("distopo_reorder_gather_limit", "1");
       const auto create = [&](bool reorder) {
         return distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, ranks, weights, ranks, weights,
                                                    {.weighted = true, .reorder = reorder, .info = info.get()});
@@ -211,8 +286,9 @@ void real_runs(const Settings& settings) {
       MPI_Allgather(&my_node, 1, MPI_INT, node_of.data(), 1, MPI_INT, result);
       if (rank != 0) continue;
       const WholeGraph graph = whole_graph(adjacency, k);
-      const nlohmann::json row{
-          {"family", family}, {"P", size}, {"ranks_per_node", k}, {"mode", "real"}, {"effort", settings.effort}};
+      const nlohmann::json row{{"family", family},         {"P", size},
+                               {"ranks_per_node", k},      {"mode", "real"},
+                               {"effort", settings.effort}, {"path", settings.path}};
       auto identity = row;
       identity.update(
           {{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", median(plain)}});
@@ -240,6 +316,11 @@ int main(int argc, char** argv) {
   app.add_option("--reps", settings.reps, "timed repetitions (median)")->check(CLI::PositiveNumber);
   app.add_option("--effort", settings.effort, "fast, balanced or thorough")
       ->check(CLI::IsMember({"fast", "balanced", "thorough"}));
+  app.add_option("--path", settings.path, "gathered (below the gather limit) or distributed (above it)")
+      ->check(CLI::IsMember({"gathered", "distributed"}));
+  app.add_option("--gather-limit", settings.gather_limit,
+                 "--mapping-only --path distributed: coarse-graph entries rank 0 may hold (1: coarsen fully)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--mapping-only", settings.mapping_only, "time the mapping alone on one process");
   try {
     app.parse(argc, argv);
@@ -248,7 +329,9 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return code;
   }
-  if (settings.mapping_only) {
+  if (settings.mapping_only && settings.path == "distributed") {
+    mapping_only_distributed(settings);
+  } else if (settings.mapping_only) {
     if (distopo::comm_rank(MPI_COMM_WORLD) == 0) mapping_only(settings);
   } else {
     real_runs(settings);

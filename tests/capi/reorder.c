@@ -3,7 +3,8 @@
  * so the identity puts most ring edges between nodes. The result must hold
  * graph node v's lists on its rank v, cross no more weight than the identity
  * (less, from 8 ranks on), and pair MPI_Neighbor_allgather slots with their
- * sources. */
+ * sources; both below the gather limit and, with distopo_reorder_gather_limit
+ * = 1, through the distributed multilevel mapping. */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -104,16 +105,8 @@ static void check_result(MPI_Comm graph, const char* how) {
   free(identity);
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  make_ring(size);
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "distopo_ranks_per_node", "2");
-
+/* Both constructors with `info`, then the same mapping from both. */
+static void run(int rank, int size, MPI_Info info, const char* path) {
   int ranks[2], weights[2];
   const int degree = ring_neighbors(rank, ranks, weights);
   /* The edge from the next graph node arrives with its weight to its previous. */
@@ -122,7 +115,7 @@ int main(int argc, char** argv) {
   expect_error_class(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, ranks, in_weights, degree, ranks, weights,
                                                     info, 1, &adjacent),
                      MPI_SUCCESS, "MPI_Dist_graph_create_adjacent");
-  check_result(adjacent, "adjacent");
+  check_result(adjacent, path);
 
   /* Scattered: rank r names the out-edges of graph node r + 1. */
   const int source = (rank + 1) % size;
@@ -132,16 +125,30 @@ int main(int argc, char** argv) {
   expect_error_class(
       MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &out_degree, out, out_weights, info, 1, &scattered),
       MPI_SUCCESS, "MPI_Dist_graph_create");
-  check_result(scattered, "scattered");
+  check_result(scattered, path);
 
   /* Same input, same mapping. */
   int first = -1, second = -1;
   MPI_Comm_rank(adjacent, &first);
   MPI_Comm_rank(scattered, &second);
   CHECK_EQ_INT(first, second);
-
   MPI_Comm_free(&adjacent);
   MPI_Comm_free(&scattered);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  make_ring(size);
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "distopo_ranks_per_node", "2");
+  run(rank, size, info, "gathered");
+  /* A gather limit of one edge: the distributed multilevel mapping. */
+  MPI_Info_set(info, "distopo_reorder_gather_limit", "1");
+  run(rank, size, info, "distributed");
   MPI_Info_free(&info);
   free(node_at_);
   free(place_of_);

@@ -44,14 +44,16 @@ enum class Method { kway, recursive_bisection };
 
 // METIS' proposal: nearly the capacities (its balance is approximate).
 // Empty when METIS fails.
-std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const int> capacities, Method method,
-                                int cuts) {
+// `vertex_weights` may be empty (every vertex weighs 1).
+std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                std::span<const int> capacities, Method method, int cuts) {
   idx_t n = graph.vertex_count();
   idx_t constraints = 1;
   idx_t parts = static_cast<idx_t>(capacities.size());
+  const double total = std::accumulate(capacities.begin(), capacities.end(), 0.0);
   std::vector<real_t> targets(capacities.size());
   for (std::size_t i = 0; i < capacities.size(); ++i) {
-    targets[i] = static_cast<real_t>(capacities[i]) / static_cast<real_t>(n);
+    targets[i] = static_cast<real_t>(capacities[i] / total);
   }
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
@@ -65,12 +67,13 @@ std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const in
   auto* offsets = const_cast<idx_t*>(graph.offsets.data());
   auto* targets_of = const_cast<idx_t*>(graph.targets.data());
   auto* weights = const_cast<idx_t*>(graph.weights.data());
+  auto* sizes = vertex_weights.empty() ? nullptr : const_cast<idx_t*>(vertex_weights.data());
   idx_t cut = 0;
   std::vector<idx_t> part(static_cast<std::size_t>(n), 0);
   const int status = method == Method::kway
-                         ? METIS_PartGraphKway(&n, &constraints, offsets, targets_of, nullptr, nullptr, weights, &parts,
+                         ? METIS_PartGraphKway(&n, &constraints, offsets, targets_of, sizes, nullptr, weights, &parts,
                                                targets.data(), nullptr, options, &cut, part.data())
-                         : METIS_PartGraphRecursive(&n, &constraints, offsets, targets_of, nullptr, nullptr, weights,
+                         : METIS_PartGraphRecursive(&n, &constraints, offsets, targets_of, sizes, nullptr, weights,
                                                     &parts, targets.data(), nullptr, options, &cut, part.data());
   if (status != METIS_OK) return {};
   return part;
@@ -288,7 +291,7 @@ std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const i
   std::vector<int> best;
   std::int64_t best_cut = 0;
   for (const Method method : plan.methods) {
-    std::vector<int> part = metis_proposal(graph, capacities, method, plan.cuts);
+    std::vector<int> part = metis_proposal(graph, {}, capacities, method, plan.cuts);
     if (part.empty()) part = blocks_in_order(capacities);
     balance_exactly(graph, capacities, part);
     for (int pass = 0; pass < plan.refinement_passes; ++pass) {
@@ -301,6 +304,77 @@ std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const i
     }
   }
   return best;
+}
+
+std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                                      std::span<const int> capacities) {
+  const auto n = static_cast<std::size_t>(graph.vertex_count());
+  std::vector<int> part = capacities.size() <= 1 ? std::vector<int>(n, 0)
+                                                 : metis_proposal(graph, vertex_weights, capacities,
+                                                                  Method::recursive_bisection, 2);
+  if (part.empty()) part.assign(n, 0);  // METIS failed: the balancing below spreads everything
+  std::vector<std::vector<Share>> shares(n);
+  std::vector<std::int64_t> load(capacities.size(), 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    shares[v].push_back({part[v], vertex_weights[v]});
+    load[static_cast<std::size_t>(part[v])] += vertex_weights[v];
+  }
+  const auto excess = [&](int p) { return load[static_cast<std::size_t>(p)] - capacities[static_cast<std::size_t>(p)]; };
+
+  // Like balance_exactly, but a vertex may give part of its weight: the
+  // share moved is what the source has too much and the target too little.
+  PartConnections connections(static_cast<int>(capacities.size()));
+  struct Move {
+    std::int64_t gain;
+    int vertex;
+    int source;
+    int target;
+  };
+  for (;;) {
+    std::vector<int> with_room;
+    for (int p = 0; p < static_cast<int>(capacities.size()); ++p) {
+      if (excess(p) < 0) with_room.push_back(p);
+    }
+    if (with_room.empty()) break;
+    std::vector<Move> moves;
+    for (std::size_t v = 0; v < n; ++v) {
+      connections.gather(graph, part, static_cast<int>(v));
+      for (const Share& share : shares[v]) {
+        if (excess(share.part) <= 0) continue;
+        Move best{-connections.to(share.part), static_cast<int>(v), share.part, with_room.front()};
+        for (const int p : connections.parts()) {
+          const std::int64_t gain = connections.to(p) - connections.to(share.part);
+          if (excess(p) < 0 && (gain > best.gain || (gain == best.gain && p < best.target))) {
+            best = {gain, static_cast<int>(v), share.part, p};
+          }
+        }
+        moves.push_back(best);
+      }
+    }
+    std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.gain > b.gain; });
+    for (const Move& move : moves) {
+      auto& own = shares[static_cast<std::size_t>(move.vertex)];
+      const auto from = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.source; });
+      if (from == own.end()) continue;  // given away earlier in this round
+      const std::int64_t amount = std::min({from->count, excess(move.source), -excess(move.target)});
+      if (amount <= 0) continue;  // stale: the next round looks again
+      from->count -= amount;
+      load[static_cast<std::size_t>(move.source)] -= amount;
+      load[static_cast<std::size_t>(move.target)] += amount;
+      const auto to = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.target; });
+      if (to != own.end()) {
+        to->count += amount;
+      } else {
+        own.push_back({move.target, amount});
+      }
+      std::erase_if(own, [](const Share& s) { return s.count == 0; });
+      // A vertex counts as being where most of it is.
+      part[static_cast<std::size_t>(move.vertex)] =
+          std::max_element(own.begin(), own.end(), [](const Share& a, const Share& b) { return a.count < b.count; })
+              ->part;
+    }
+  }
+  return shares;
 }
 
 std::int64_t cut_weight(const UndirectedGraph& graph, std::span<const int> part) {

@@ -40,6 +40,19 @@ enum class PartitionEffort { fast, balanced, thorough };
 // (the capacities sum to the vertex count). Deterministic.
 std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const int> capacities, PartitionEffort effort);
 
+// A vertex's weight split over parts: `count` of it goes to `part`.
+struct Share {
+  int part;
+  std::int64_t count;
+};
+
+// The same for a graph whose vertices weigh vertex_weights[v] (a coarse
+// graph: a vertex stands for that many graph nodes): parts get exactly their
+// capacities (summing to the total vertex weight) by splitting a few
+// vertices, each vertex's shares summing to its weight. Deterministic.
+std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                                      std::span<const int> capacities);
+
 // The weight of the pairs whose ends are in different parts (each direction
 // counted, as the graph stores both).
 std::int64_t cut_weight(const UndirectedGraph& graph, std::span<const int> part);

@@ -1,6 +1,8 @@
 #include "node_placement.hpp"
 
+#include <algorithm>
 #include <array>
+#include <climits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -9,6 +11,8 @@
 #include "distopo/core/error.hpp"
 #include "distopo/core/info.hpp"
 #include "host_choice.hpp"
+#include "multilevel_partition.hpp"
+#include "record_exchange.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -58,6 +62,123 @@ WholeGraph gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const
   return graph;
 }
 
+// Graph node `rank`'s neighbors, both directions merged (weight 1 each when
+// unweighted): the partitioner's view, one vertex held per rank.
+HeldGraph own_vertex(const DistGraphTopology& own, int rank, int size) {
+  HeldGraph graph;
+  graph.blocks = {size, 1};
+  graph.ids = {rank};
+  graph.offsets = {0};
+  const auto add = [&](const std::vector<int>& ranks, const std::vector<int>& weights) {
+    for (std::size_t e = 0; e < ranks.size(); ++e) {
+      graph.targets.push_back(ranks[e]);
+      graph.weights.push_back(own.weighted ? weights[e] : 1);
+    }
+  };
+  add(own.sources, own.source_weights);
+  add(own.destinations, own.destination_weights);
+  graph.offsets.push_back(graph.targets.size());
+  return graph;
+}
+
+// The crossing weight of the identity and of the mapping to `part`, on the
+// exact directed edges: each graph node tells its in-neighbors its machine
+// node and its part, and each sums its out-edges. Collective.
+std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exchange, const DistGraphTopology& own,
+                                             const NodeLayout& layout, int part) {
+  const int rank = comm_rank(comm);
+  std::vector<int> told = own.sources;
+  std::sort(told.begin(), told.end());
+  told.erase(std::unique(told.begin(), told.end()), told.end());
+  for (const int source : told) exchange.post(source, {rank, layout.node, part});
+  std::vector<std::array<int, 3>> heard;  // (graph node, machine node, part)
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const int v = in.next_int();
+      const int node = in.next_int();
+      heard.push_back({v, node, in.next_int()});
+    }
+  });
+  std::sort(heard.begin(), heard.end());
+  std::array<std::int64_t, 2> crossing{0, 0};
+  for (std::size_t e = 0; e < own.destinations.size(); ++e) {
+    const int d = own.destinations[e];
+    const std::int64_t w = own.weighted ? own.destination_weights[e] : 1;
+    const auto it = std::lower_bound(heard.begin(), heard.end(), std::array<int, 3>{d, INT_MIN, INT_MIN});
+    // A destination that did not name this rank as a source (inconsistent
+    // adjacent lists) counts as crossing for both.
+    const bool known = it != heard.end() && (*it)[0] == d;
+    if (d == rank) continue;
+    if (!known || (*it)[1] != layout.node) crossing[0] += w;
+    if (!known || (*it)[2] != part) crossing[1] += w;
+  }
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, crossing.data(), 2, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  return crossing;
+}
+
+// Above the gather limit: the multilevel partition (multilevel_partition.hpp)
+// over one graph node per rank. Rank i coordinates machine node i: it learns
+// the node's processes and the graph nodes of part i, and places them (those
+// already on the node stay).
+std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
+                                          std::int64_t gather_limit) {
+  const int rank = comm_rank(comm);
+  RecordExchange exchange(comm);
+  exchange.post(layout.node, {rank});
+  std::vector<int> processes;  // of the machine node this rank coordinates
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) processes.push_back(in.next_int());
+  });
+  std::sort(processes.begin(), processes.end());
+  std::vector<PartCapacity> coordinated;
+  if (!processes.empty()) coordinated.push_back({rank, static_cast<int>(processes.size())});
+
+  const auto parts =
+      multilevel_partition(comm, own_vertex(own, rank, comm_size(comm)), coordinated, layout.node_count, gather_limit);
+  if (!parts) return std::nullopt;
+  const int part = parts->front();
+  const auto [identity, mapped] = crossing_weights(comm, exchange, own, layout, part);
+  if (mapped >= identity) return std::nullopt;
+
+  // Part i goes to machine node i, whose capacity it has.
+  exchange.post(part, {rank, layout.node});
+  std::vector<std::array<int, 2>> members;  // (graph node, its process's machine node)
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const int v = in.next_int();
+      members.push_back({v, in.next_int()});
+    }
+  });
+  std::sort(members.begin(), members.end());
+  enum Kind : Word { kHost, kGraphNode };
+  std::vector<char> busy(processes.size(), 0);
+  const auto slot = [&](int process) {
+    return static_cast<std::size_t>(std::lower_bound(processes.begin(), processes.end(), process) - processes.begin());
+  };
+  const auto place = [&](int v, int host) {
+    exchange.post(v, {kHost, host});
+    exchange.post(host, {kGraphNode, v});
+    busy[slot(host)] = 1;
+  };
+  for (const auto& [v, node] : members) {
+    if (node == rank) place(v, v);  // part `rank` is machine node `rank`: already there
+  }
+  std::size_t next = 0;
+  for (const auto& [v, node] : members) {
+    if (node == rank) continue;
+    while (busy[next]) ++next;
+    place(v, processes[next]);
+  }
+  Placement placement{-1, -1};
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const Word kind = in.next();
+      (kind == kHost ? placement.host : placement.graph_node) = in.next_int();
+    }
+  });
+  return placement;
+}
+
 }  // namespace
 
 ReorderSettings agreed_reorder_settings(MPI_Comm comm, MPI_Info info) {
@@ -96,7 +217,7 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
   if (layout.node_count <= 1 || layout.node_count == size) return std::nullopt;
   auto edges = static_cast<std::int64_t>(own.destinations.size());
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  if (edges > settings.gather_limit) return std::nullopt;
+  if (edges > settings.gather_limit) return place_distributed(comm, own, layout, settings.gather_limit);
 
   const WholeGraph graph = gather_whole_graph(comm, own, layout);
   int moved = 0;

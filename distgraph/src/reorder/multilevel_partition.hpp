@@ -1,0 +1,68 @@
+#pragma once
+// Partitioning a graph that no rank holds whole into parts of exactly given
+// sizes (one part per machine node), for the dist-graph reordering above the
+// gather limit. Multilevel, with every step over the sparse exchange:
+//   1. coarsen by heavy-edge matching (locally dominant pairs, rated
+//      weight / (size * size)), each pair contracted on the rank of its
+//      lower vertex, at least once and until the coarse graph's vertices and
+//      entries fit the gather limit or it has about kCoarseVerticesPerPart vertices
+//      per part (each level costs cut: stop as early as rank 0 may hold it);
+//   2. rank 0 gathers the coarse graph (never the graph itself) and splits it
+//      into parts of exactly the capacities (partition_into_shares);
+//   3. the shares are projected back level by level, every graph node
+//      ending in one part;
+//   4. at every level on the way back, refine: for each pair of adjacent
+//      parts, the rank of the lower one runs Kernighan-Lin on the boundary
+//      vertices that named the pair (swaps of equal sizes: every part keeps
+//      its size); the round with the lowest cut is kept.
+// Every decision depends on the graph only, never on which rank holds a
+// vertex or on message order: the same graph gives the same parts whether a
+// rank holds one vertex (dist_graph_create) or all of them (the benchmark).
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace distopo::detail {
+
+inline constexpr int kCoarseVerticesPerPart = 8;
+
+// Vertex v (0 .. vertex_count-1) is held by rank v / per_rank.
+struct VertexBlocks {
+  int vertex_count = 0;
+  int per_rank = 1;
+  [[nodiscard]] int owner(int v) const { return v / per_rank; }
+};
+
+// The vertices a rank holds, with their undirected neighbors: each pair
+// listed at both ends with the same weight, no self-loops.
+struct HeldGraph {
+  VertexBlocks blocks;
+  std::vector<int> ids;  // ascending
+  std::vector<std::size_t> offsets;
+  std::vector<int> targets;
+  std::vector<std::int64_t> weights;
+};
+
+struct PartCapacity {
+  int part;
+  int capacity;
+};
+
+// Collective over `comm`. `coordinated`: the capacities of the parts p with
+// blocks.owner(p) == rank (every part 0 .. part_count-1 is named by exactly
+// one rank; the capacities sum to vertex_count). Returns the part of each
+// held vertex, in the order of graph.ids; every part gets exactly its
+// capacity. Memory per rank: its vertices' lists, the boundary of the parts
+// it coordinates, and on rank 0 the coarse graph (at most `gather_limit`
+// vertices and adjacency entries, or about kCoarseVerticesPerPart x part_count vertices)
+// and the parts' capacities. nullopt (on every rank) when coarsening stalls
+// far above both (a graph of mostly isolated vertices): rank 0 would have to
+// hold most of the graph.
+std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph, std::span<const PartCapacity> coordinated,
+                                      int part_count, std::int64_t gather_limit);
+
+}  // namespace distopo::detail
