@@ -306,13 +306,14 @@ std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const i
   return best;
 }
 
-std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
-                                                      std::span<const int> capacities) {
+namespace {
+
+// `part` (METIS' proposal, or all in part 0 when it failed) made exact by
+// splitting vertices; on return part[v] is where most of v is.
+std::vector<std::vector<Share>> exact_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                             std::span<const int> capacities, std::vector<int>& part) {
   const auto n = static_cast<std::size_t>(graph.vertex_count());
-  std::vector<int> part = capacities.size() <= 1 ? std::vector<int>(n, 0)
-                                                 : metis_proposal(graph, vertex_weights, capacities,
-                                                                  Method::recursive_bisection, 2);
-  if (part.empty()) part.assign(n, 0);  // METIS failed: the balancing below spreads everything
+  if (part.empty()) part.assign(n, 0);
   std::vector<std::vector<Share>> shares(n);
   std::vector<std::int64_t> load(capacities.size(), 0);
   for (std::size_t v = 0; v < n; ++v) {
@@ -375,6 +376,28 @@ std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& gra
     }
   }
   return shares;
+}
+
+}  // namespace
+
+std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                                      std::span<const int> capacities) {
+  const auto n = static_cast<std::size_t>(graph.vertex_count());
+  if (capacities.size() <= 1) {
+    std::vector<int> part(n, 0);
+    return exact_shares(graph, vertex_weights, capacities, part);
+  }
+  // The coarse graph is small and its split decides most of the final cut:
+  // the best of several METIS cuts of both kinds.
+  std::vector<std::vector<Share>> best;
+  std::int64_t best_cut = 0;
+  for (const Method method : {Method::recursive_bisection, Method::kway}) {
+    std::vector<int> part = metis_proposal(graph, vertex_weights, capacities, method, 8);
+    auto shares = exact_shares(graph, vertex_weights, capacities, part);
+    const std::int64_t cut = cut_weight(graph, part);
+    if (best.empty() || cut < best_cut) best = std::move(shares), best_cut = cut;
+  }
+  return best;
 }
 
 std::int64_t cut_weight(const UndirectedGraph& graph, std::span<const int> part) {

@@ -18,8 +18,9 @@ namespace {
 constexpr int kRoot = 0;
 constexpr int kMatchingRounds = 6;
 constexpr int kMaxLevels = 32;
-constexpr int kRefinementRounds = 16;  // per level
-constexpr int kStaleRounds = 3;        // rounds without a better cut before a level stops
+constexpr int kRefinementRounds = 16;  // swap rounds per level
+constexpr int kPairRounds = 32;        // pairwise repartitioning rounds on the graph itself
+constexpr int kStaleRounds = 3;        // rounds in a row without a lower cut before either stops
 // A level that keeps more than this share of its vertices has stalled.
 constexpr double kStalled = 0.95;
 // Stalled above this many times the goal: the coarse graph is too big to gather.
@@ -117,9 +118,10 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: tie-breaks that look random
 
 // Locally dominant matching: each free vertex proposes to its best free
 // neighbor (rating weight / (size * size), then a hash of the pair, the same
-// seen from both ends); mutual proposals match. Returns each held vertex's
-// partner or -1.
-std::vector<int> heavy_edge_matching(RecordExchange& exchange, const Level& level, Word size_cap) {
+// seen from both ends, varied by `salt`); mutual proposals match. Returns
+// each held vertex's partner or -1.
+std::vector<int> heavy_edge_matching(RecordExchange& exchange, const Level& level, Word size_cap,
+                                     std::uint64_t salt = 0) {
   const HeldGraph& graph = level.graph;
   const std::size_t n = graph.ids.size();
   const std::vector<Word> neighbor_size = neighbor_values(exchange, graph, level.size);
@@ -139,7 +141,7 @@ std::vector<int> heavy_edge_matching(RecordExchange& exchange, const Level& leve
         const double rating = static_cast<double>(graph.weights[e]) /
                               (static_cast<double>(level.size[i]) * static_cast<double>(neighbor_size[e]));
         const auto pair = (static_cast<std::uint64_t>(std::min(id, t)) << 32) | static_cast<std::uint32_t>(std::max(id, t));
-        const std::tuple<double, std::uint64_t> key{rating, mix(pair)};
+        const std::tuple<double, std::uint64_t> key{rating, mix(pair ^ salt)};
         if (key > best) best = key, proposal[i] = t;
       }
       if (proposal[i] >= 0) {
@@ -507,6 +509,137 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
   return best;
 }
 
+// Pairwise repartitioning on the graph itself. Each round, the parts are
+// paired by a matching of the quotient graph (parts adjacent by cut weight,
+// varied by round), the coordinator of the higher part of each pair sends its
+// members to the coordinator of the lower one, which splits the union of the
+// two parts again (partition_exact: METIS, exact sizes, swaps) and keeps the
+// split with the lower cut between them. Pairs are disjoint and edges leaving
+// a pair are cut either way, so each kept split lowers the whole cut by
+// exactly what its coordinator computed. Memory: two parts' lists.
+std::vector<int> repartition_pairs(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part) {
+  const std::size_t n = graph.ids.size();
+  int idle = 0;  // rounds in a row in which no pair found a better split
+  struct Member {
+    int id;
+    int part;
+    std::vector<std::pair<int, Word>> neighbors;  // (graph node, weight), both ends in the member's part or its pair
+  };
+  for (int round = 0; round < kPairRounds; ++round) {
+    const std::vector<Word> neighbor_part = neighbor_values(exchange, graph, std::vector<Word>(part.begin(), part.end()));
+    // Every vertex to its part's coordinator: {part, id, m, m x (neighbor, its part, weight)}.
+    for (std::size_t i = 0; i < n; ++i) {
+      auto& out = exchange.to(graph.blocks.owner(part[i]));
+      out.insert(out.end(), {part[i], graph.ids[i], static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i])});
+      for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
+        out.insert(out.end(), {graph.targets[e], neighbor_part[e], graph.weights[e]});
+      }
+    }
+    std::map<int, std::vector<Member>> members;                 // by coordinated part
+    std::map<int, std::map<int, Word>> quotient;                // part -> other part -> cut weight
+    std::map<int, std::vector<std::tuple<int, int, Word>>> rest;  // member lists, kept for the pair's coordinator
+    exchange.deliver([&](std::span<const Word> words) {
+      for (RecordReader in(words); in.more();) {
+        Member m;
+        m.part = in.next_int();
+        m.id = in.next_int();
+        for (Word d = in.next(); d > 0; --d) {
+          const int neighbor = in.next_int();
+          const int neighbor_part_id = in.next_int();
+          const Word w = in.next();
+          if (neighbor_part_id != m.part) quotient[m.part][neighbor_part_id] += w;
+          rest[m.part].emplace_back(m.id, neighbor, neighbor_part_id);
+          m.neighbors.emplace_back(neighbor, w);
+        }
+        members[m.part].push_back(std::move(m));
+      }
+    });
+    for (auto& [p, list] : members) {
+      std::sort(list.begin(), list.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
+    }
+
+    // The quotient graph, held by the coordinators; a matching pairs the parts.
+    Level parts;
+    parts.graph.blocks = graph.blocks;
+    parts.graph.offsets.push_back(0);
+    for (const auto& [p, list] : members) {
+      std::vector<std::pair<int, Word>> entries(quotient[p].begin(), quotient[p].end());
+      for (auto& entry : entries) entry.second = 1;  // any adjacent pair: the salt picks
+      append_vertex(parts.graph, p, entries);
+    }
+    parts.size.assign(parts.graph.ids.size(), 1);
+    parts.partner.assign(parts.graph.ids.size(), -1);
+    const std::vector<int> paired = heavy_edge_matching(exchange, parts, 2, mix(static_cast<std::uint64_t>(round) + 1));
+
+    // The higher part's coordinator hands its members to the lower one's.
+    for (std::size_t q = 0; q < paired.size(); ++q) {
+      const int p = parts.graph.ids[q];
+      if (paired[q] < 0 || paired[q] > p) continue;
+      auto& out = exchange.to(graph.blocks.owner(paired[q]));
+      for (const Member& m : members[p]) {
+        out.insert(out.end(), {paired[q], m.id, p, static_cast<Word>(m.neighbors.size())});
+        for (const auto& [u, w] : m.neighbors) out.insert(out.end(), {u, w});
+      }
+    }
+    std::map<int, std::vector<Member>> partners;  // lower part -> the higher part's members
+    exchange.deliver([&](std::span<const Word> words) {
+      for (RecordReader in(words); in.more();) {
+        const int lower = in.next_int();
+        Member m;
+        m.id = in.next_int();
+        m.part = in.next_int();
+        for (Word d = in.next(); d > 0; --d) {
+          const int u = in.next_int();
+          m.neighbors.emplace_back(u, in.next());
+        }
+        partners[lower].push_back(std::move(m));
+      }
+    });
+
+    int improved = 0;
+    for (auto& [lower, theirs] : partners) {
+      std::sort(theirs.begin(), theirs.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
+      const std::vector<Member>& ours = members[lower];
+      const int higher = theirs.front().part;
+      std::vector<const Member*> all;
+      for (const Member& m : ours) all.push_back(&m);
+      for (const Member& m : theirs) all.push_back(&m);
+      std::sort(all.begin(), all.end(), [](const Member* a, const Member* b) { return a->id < b->id; });
+      const auto local = [&](int id) {
+        const auto it = std::lower_bound(all.begin(), all.end(), id, [](const Member* m, int key) { return m->id < key; });
+        return it != all.end() && (*it)->id == id ? static_cast<int>(it - all.begin()) : -1;
+      };
+      std::vector<DirectedEdge> edges;
+      std::vector<int> now(all.size());
+      for (std::size_t v = 0; v < all.size(); ++v) {
+        now[v] = all[v]->part == lower ? 0 : 1;
+        for (const auto& [u, w] : all[v]->neighbors) {
+          if (const int j = local(u); j >= 0) edges.push_back({static_cast<int>(v), j, w});
+        }
+      }
+      const UndirectedGraph pair_graph = partitioner_graph(static_cast<int>(all.size()), edges);
+      const std::array<int, 2> capacities{static_cast<int>(ours.size()), static_cast<int>(theirs.size())};
+      const std::vector<int> split = partition_exact(pair_graph, capacities, PartitionEffort::fast);
+      if (cut_weight(pair_graph, split) >= cut_weight(pair_graph, now)) continue;
+      improved = 1;
+      for (std::size_t v = 0; v < all.size(); ++v) {
+        if (split[v] != now[v]) exchange.post(graph.blocks.owner(all[v]->id), {all[v]->id, split[v] == 0 ? lower : higher});
+      }
+    }
+    const int any = exchange.deliver(
+        [&](std::span<const Word> words) {
+          for (RecordReader in(words); in.more();) {
+            const std::size_t i = index_of(graph, in.next_int());
+            part[i] = in.next_int();
+          }
+        },
+        improved);
+    idle = any != 0 ? 0 : idle + 1;
+    if (idle == kStaleRounds) break;  // other pairings found nothing either
+  }
+  return part;
+}
+
 }  // namespace
 
 std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
@@ -545,7 +678,7 @@ std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGr
     std::vector<char> frozen(shares.size());
     for (std::size_t i = 0; i < shares.size(); ++i) part[i] = shares[i].front().part, frozen[i] = shares[i].size() > 1;
     part = refine_by_swaps(comm, exchange, levels[l], std::move(part), frozen);
-    if (l == 0) return part;
+    if (l == 0) return repartition_pairs(exchange, levels[0].graph, std::move(part));
     for (std::size_t i = 0; i < shares.size(); ++i) {
       if (!frozen[i]) shares[i].front().part = part[i];
     }
