@@ -8,9 +8,9 @@
 //       real runs on emulated nodes: time_s of "identity" is
 //       dist_graph_create_adjacent without reorder, of "distopo" the time
 //       reorder adds (medians over reps, max over ranks)
-//   distgraph_reorder --mapping-only [--graph-nodes 4096,16384,65536] [--ranks-per-node 64]
-//       one process: the mapping computed on the rank that holds the whole
-//       graph, timed alone (what rank 0 does below the gather limit)
+//   mpiexec -n R distgraph_reorder --mapping-only [--graph-nodes 4096,16384,65536] [--ranks-per-node 64]
+//       the mapping below the gather limit, timed alone: rank 0 holds the
+//       whole graph and the first min(R, 16) ranks (a power of two) bisect it
 //   mpiexec -n R distgraph_reorder --mapping-only --path distributed ...
 //       the multilevel mapping of the path above the gather limit, its
 //       graph nodes spread in blocks over the R processes (1 is fine: the
@@ -131,26 +131,35 @@ void print_block(const std::string& family, int size, int ranks_per_node, nlohma
   print(row);
 }
 
+// Rank 0 holds the whole graph, the first ranks bisect it (choose_hosts):
+// cpu_s is the largest CPU time of one rank, the figure to read on a shared
+// or oversubscribed machine.
 void mapping_only(const Settings& settings) {
+  const int rank = distopo::comm_rank(MPI_COMM_WORLD);
   for (const auto& family : settings.families) {
     for (const int size : settings.graph_nodes) {
       for (const int k : settings.ranks_per_node) {
-        const WholeGraph graph = whole_graph(bench::make_reorder_graph(family, size), k);
+        const WholeGraph graph = rank == 0 ? whole_graph(bench::make_reorder_graph(family, size), k) : WholeGraph{};
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double start = MPI_Wtime();
+        const std::clock_t cpu_start = std::clock();
+        const std::vector<int> host = distopo::detail::choose_hosts(MPI_COMM_WORLD, graph, effort_of(settings.effort));
+        double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+        double seconds = MPI_Wtime() - start;
+        MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, &cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (rank != 0) continue;
         const nlohmann::json row{{"family", family},
                                  {"P", size},
                                  {"ranks_per_node", k},
                                  {"mode", "mapping_only"},
+                                 {"path", "gathered"},
+                                 {"processes", distopo::comm_size(MPI_COMM_WORLD)},
                                  {"effort", settings.effort}};
         auto identity_row = row;
         identity_row.update({{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", 0.0}});
         print(identity_row);
-        const double start = MPI_Wtime();
-        const std::clock_t cpu_start = std::clock();
-        const std::vector<int> host = distopo::detail::choose_hosts(graph, effort_of(settings.effort));
-        const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-        const double seconds = MPI_Wtime() - start;
         auto mapped = row;
-        // cpu_s: this process's CPU time, the figure to read on a shared machine.
         mapped.update({{"impl", "distopo"},
                        {"cut_weight", distopo::detail::crossing_weight(graph, host)},
                        {"time_s", seconds},
@@ -332,7 +341,7 @@ int main(int argc, char** argv) {
   if (settings.mapping_only && settings.path == "distributed") {
     mapping_only_distributed(settings);
   } else if (settings.mapping_only) {
-    if (distopo::comm_rank(MPI_COMM_WORLD) == 0) mapping_only(settings);
+    mapping_only(settings);
   } else {
     real_runs(settings);
   }

@@ -44,9 +44,10 @@ enum class Method { kway, recursive_bisection };
 
 // METIS' proposal: nearly the capacities (its balance is approximate).
 // Empty when METIS fails.
-// `vertex_weights` may be empty (every vertex weighs 1).
+// `vertex_weights` may be empty (every vertex weighs 1). `ufactor`: METIS'
+// allowed imbalance in tenths of a percent.
 std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const int> vertex_weights,
-                                std::span<const int> capacities, Method method, int cuts) {
+                                std::span<const int> capacities, Method method, int cuts, int ufactor = 30) {
   idx_t n = graph.vertex_count();
   idx_t constraints = 1;
   idx_t parts = static_cast<idx_t>(capacities.size());
@@ -62,7 +63,7 @@ std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const in
   options[METIS_OPTION_NCUTS] = cuts;
   // 3 % imbalance: the freedom gives METIS lower cuts than a tight bound, and
   // the balancing pass that follows moves only the few vertices in excess.
-  options[METIS_OPTION_UFACTOR] = 30;
+  options[METIS_OPTION_UFACTOR] = ufactor;
   // METIS takes non-const pointers but does not write the graph.
   auto* offsets = const_cast<idx_t*>(graph.offsets.data());
   auto* targets_of = const_cast<idx_t*>(graph.targets.data());
@@ -283,6 +284,21 @@ UndirectedGraph partitioner_graph(int n, std::span<const DirectedEdge> edges) {
   return graph;
 }
 
+std::vector<int> bisection_proposal(const UndirectedGraph& graph, std::span<const int> capacities, int cuts,
+                                    int ufactor) {
+  return metis_proposal(graph, {}, capacities, Method::recursive_bisection, cuts, ufactor);
+}
+
+void finish_exact(const UndirectedGraph& graph, std::span<const int> capacities, std::vector<int>& part,
+                  PartitionEffort effort) {
+  if (part.empty()) part = blocks_in_order(capacities);
+  balance_exactly(graph, capacities, part);
+  const EffortPlan plan = plan_for(effort, graph.vertex_count());
+  for (int pass = 0; pass < plan.refinement_passes; ++pass) {
+    if (refine_by_swaps(graph, static_cast<int>(capacities.size()), part) == 0) break;
+  }
+}
+
 std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const int> capacities,
                                  PartitionEffort effort) {
   const int parts = static_cast<int>(capacities.size());
@@ -292,11 +308,7 @@ std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const i
   std::int64_t best_cut = 0;
   for (const Method method : plan.methods) {
     std::vector<int> part = metis_proposal(graph, {}, capacities, method, plan.cuts);
-    if (part.empty()) part = blocks_in_order(capacities);
-    balance_exactly(graph, capacities, part);
-    for (int pass = 0; pass < plan.refinement_passes; ++pass) {
-      if (refine_by_swaps(graph, parts, part) == 0) break;
-    }
+    finish_exact(graph, capacities, part, effort);
     const std::int64_t cut = cut_weight(graph, part);
     if (best.empty() || cut < best_cut) {
       best = std::move(part);

@@ -40,6 +40,17 @@ enum class PartitionEffort { fast, balanced, thorough };
 // (the capacities sum to the vertex count). Deterministic.
 std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const int> capacities, PartitionEffort effort);
 
+// The pieces of partition_exact, for callers that make the proposal
+// elsewhere (parallel_bisection.hpp): METIS recursive bisection of `graph`
+// into parts of nearly the capacities (`cuts` tries at each bisection,
+// `ufactor` tenths of a percent of imbalance; empty when METIS fails), and
+// the exact balancing and swap refinement that follow (an empty `part`
+// starts from blocks in order).
+std::vector<int> bisection_proposal(const UndirectedGraph& graph, std::span<const int> capacities, int cuts,
+                                    int ufactor);
+void finish_exact(const UndirectedGraph& graph, std::span<const int> capacities, std::vector<int>& part,
+                  PartitionEffort effort);
+
 // A vertex's weight split over parts: `count` of it goes to `part`.
 struct Share {
   int part;

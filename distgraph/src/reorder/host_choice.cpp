@@ -1,5 +1,8 @@
 #include "host_choice.hpp"
 
+#include "distopo/core/comm.hpp"
+#include "parallel_bisection.hpp"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -65,12 +68,17 @@ std::vector<int> hosts_for(const WholeGraph& graph, const std::vector<int>& part
 
 }  // namespace
 
-std::vector<int> choose_hosts(const WholeGraph& graph, PartitionEffort effort) {
+std::vector<int> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort) {
+  const bool root = comm_rank(channel) == 0;
   std::vector<int> capacities(static_cast<std::size_t>(graph.node_count), 0);
   for (const int node : graph.node_of) ++capacities[static_cast<std::size_t>(node)];
-  const auto vertices = static_cast<int>(graph.node_of.size());
   // Part i is sized for machine node i.
-  return hosts_for(graph, partition_exact(partitioner_graph(vertices, graph.edges), capacities, effort));
+  const UndirectedGraph undirected =
+      root ? partitioner_graph(static_cast<int>(graph.node_of.size()), graph.edges) : UndirectedGraph{};
+  std::vector<int> part = bisect_in_parallel(channel, undirected, capacities, cuts_per_bisection(effort));
+  if (!root) return {};
+  finish_exact(undirected, capacities, part, effort);
+  return hosts_for(graph, part);
 }
 
 std::int64_t crossing_weight(const WholeGraph& graph, const std::vector<int>& host) {

@@ -1,6 +1,8 @@
 #pragma once
 // The serial half of the dist-graph reordering, run by the rank that holds
 // the whole graph: which process each graph node goes to.
+#include <mpi.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -16,10 +18,14 @@ struct WholeGraph {
   int node_count = 0;
 };
 
-// host[v]: the process for graph node v. Machine node i receives exactly as
-// many graph nodes as it has processes; the partition into machine nodes
-// minimizes the crossing weight (exact_partition.hpp). Deterministic.
-std::vector<int> choose_hosts(const WholeGraph& graph, PartitionEffort effort);
+// host[v]: the process for graph node v, on rank 0 of `channel` (which holds
+// `graph`; empty elsewhere). Machine node i receives exactly as many graph
+// nodes as it has processes; the partition into machine nodes minimizes the
+// crossing weight: recursive bisection over the first ranks of `channel`
+// (parallel_bisection.hpp), then exact sizes and swaps (exact_partition.hpp).
+// Collective over `channel` (no other point-to-point traffic meanwhile).
+// Deterministic.
+std::vector<int> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort);
 
 // The weight of the directed edges whose ends sit on different machine nodes
 // when graph node v runs on process host[v].

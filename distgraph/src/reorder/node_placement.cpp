@@ -10,6 +10,7 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/info.hpp"
+#include "distopo/core/private_channel.hpp"
 #include "host_choice.hpp"
 #include "multilevel_partition.hpp"
 #include "record_exchange.hpp"
@@ -221,9 +222,8 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
 
   const WholeGraph graph = gather_whole_graph(comm, own, layout);
   int moved = 0;
-  std::vector<int> host;
+  const std::vector<int> host = choose_hosts(private_channel(comm).comm, graph, settings.effort);
   if (comm_rank(comm) == kRoot) {
-    host = choose_hosts(graph, settings.effort);
     std::vector<int> identity(static_cast<std::size_t>(size));
     std::iota(identity.begin(), identity.end(), 0);
     moved = crossing_weight(graph, host) < crossing_weight(graph, identity) ? 1 : 0;
