@@ -18,7 +18,7 @@ namespace {
 constexpr int kRoot = 0;
 constexpr int kMatchingRounds = 6;
 constexpr int kMaxLevels = 32;
-constexpr int kRefinementRounds = 16;  // swap rounds per level
+constexpr int kRefinementRounds = 16;  // swap rounds
 constexpr int kPairRounds = 32;        // pairwise repartitioning rounds on the graph itself
 constexpr int kStaleRounds = 3;        // rounds in a row without a lower cut before either stops
 // A level that keeps more than this share of its vertices has stalled.
@@ -336,17 +336,15 @@ class PairOfParts {
   struct Candidate {
     int id;
     int side;                     // 0: in the lower part, 1: in the higher one
-    Word size;                    // graph nodes it stands for: only equal sizes swap
     std::array<Word, 2> to_side;  // weight to each part
     std::vector<std::pair<int, Word>> neighbors;
   };
 
   void add(Candidate candidate) { candidates_.push_back(std::move(candidate)); }
 
-  // Kernighan-Lin: repeatedly swap the best vertex of each side with the
-  // best one of the same size on the other (gains updated after every swap,
-  // the pair's own edge counted), then keep the prefix of swaps with the
-  // highest total gain. Returns (vertex, new side).
+  // Kernighan-Lin: repeatedly swap the best vertex of each side (gains
+  // updated after every swap, the pair's own edge counted), then keep the
+  // prefix of swaps with the highest total gain. Returns (vertex, new side).
   std::vector<std::pair<int, int>> best_swaps() {
     std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) { return a.id < b.id; });
     const auto find = [&](int id) {
@@ -362,10 +360,10 @@ class PairOfParts {
     }
     std::vector<char> moved(candidates_.size(), 0);
     const auto gain = [&](const Candidate& c) { return c.to_side[1 - c.side] - c.to_side[c.side]; };
-    const auto best_of = [&](int side, Word size) {
+    const auto best_of = [&](int side) {
       std::size_t best = kNone;
       for (std::size_t i = 0; i < candidates_.size(); ++i) {
-        if (moved[i] || candidates_[i].side != side || (size > 0 && candidates_[i].size != size)) continue;
+        if (moved[i] || candidates_[i].side != side) continue;
         if (best == kNone || gain(candidates_[i]) > gain(candidates_[best])) best = i;
       }
       return best;
@@ -386,13 +384,9 @@ class PairOfParts {
     Word best_total = 0;
     std::size_t best_length = 0;
     for (;;) {
-      const std::size_t x = best_of(0, 0);
-      if (x == kNone) break;
-      const std::size_t y = best_of(1, candidates_[x].size);
-      if (y == kNone) {
-        moved[x] = 1;  // no partner of its size: out of this pass
-        continue;
-      }
+      const std::size_t x = best_of(0);
+      const std::size_t y = best_of(1);
+      if (x == kNone || y == kNone) break;
       const Word gain_x = gain(candidates_[x]);
       move(x);  // y's gain now counts its edge to x
       total += gain_x + gain(candidates_[y]);
@@ -418,10 +412,7 @@ class PairOfParts {
 // pair's candidates (PairOfParts), so part sizes never change. Pairs run at
 // the same time, each unaware of the others' moves, so the round with the
 // lowest cut is the one kept.
-// `frozen` vertices (split over parts) never move.
-std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const Level& level, std::vector<int> part,
-                                 const std::vector<char>& frozen) {
-  const HeldGraph& graph = level.graph;
+std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part) {
   const std::size_t n = graph.ids.size();
   int stale = 0;
   std::vector<int> best = part;
@@ -444,7 +435,6 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
     if (round == kRefinementRounds) break;
 
     for (std::size_t i = 0; i < n; ++i) {
-      if (frozen[i]) continue;
       connections.clear();
       for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
         connections.emplace_back(static_cast<int>(neighbor_part[e]), graph.weights[e]);
@@ -458,12 +448,12 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
         if (p != part[i] && (target < 0 || w > to_target)) target = p, to_target = w;
       }
       if (target < 0) continue;
-      // {lower part, higher part, vertex, side, size, weight to lower, to higher, m, m x (neighbor, weight)}
+      // {lower part, higher part, vertex, side, weight to lower, to higher, m, m x (neighbor, weight)}
       const int lower = std::min(part[i], target);
       const int side = part[i] == lower ? 0 : 1;
       auto& out = exchange.to(graph.blocks.owner(lower));
-      out.insert(out.end(), {lower, std::max(part[i], target), graph.ids[i], side, level.size[i],
-                             side == 0 ? own : to_target, side == 0 ? to_target : own});
+      out.insert(out.end(), {lower, std::max(part[i], target), graph.ids[i], side, side == 0 ? own : to_target,
+                             side == 0 ? to_target : own});
       const std::size_t count_at = out.size();
       out.push_back(0);
       for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
@@ -478,8 +468,7 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
       for (RecordReader in(words); in.more();) {
         const int lower = in.next_int();
         const int higher = in.next_int();
-        PairOfParts::Candidate c{in.next_int(), in.next_int(), 0, {}, {}};
-        c.size = in.next();
+        PairOfParts::Candidate c{in.next_int(), in.next_int(), {}, {}};
         c.to_side[0] = in.next();
         c.to_side[1] = in.next();
         for (Word m = in.next(); m > 0; --m) {
@@ -672,18 +661,12 @@ std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGr
   if (!fits && count > kGiveUpFactor * goal) return std::nullopt;
 
   std::vector<Shares> shares = partition_coarsest(comm, exchange, levels.back(), coordinated, part_count);
-  for (std::size_t l = levels.size() - 1;; --l) {
-    // A vertex split over parts counts as being in its first (largest) share and stays.
-    std::vector<int> part(shares.size());
-    std::vector<char> frozen(shares.size());
-    for (std::size_t i = 0; i < shares.size(); ++i) part[i] = shares[i].front().part, frozen[i] = shares[i].size() > 1;
-    part = refine_by_swaps(comm, exchange, levels[l], std::move(part), frozen);
-    if (l == 0) return repartition_pairs(exchange, levels[0].graph, std::move(part));
-    for (std::size_t i = 0; i < shares.size(); ++i) {
-      if (!frozen[i]) shares[i].front().part = part[i];
-    }
-    shares = project(exchange, levels[l], levels[l - 1], std::move(shares));
-  }
+  for (std::size_t l = levels.size() - 1; l > 0; --l) shares = project(exchange, levels[l], levels[l - 1], std::move(shares));
+  std::vector<int> part(shares.size());
+  for (std::size_t i = 0; i < part.size(); ++i) part[i] = shares[i].front().part;  // one share of one graph node
+  // Swaps first (cheap rounds for the boundary layer), then whole pairs of parts.
+  part = refine_by_swaps(comm, exchange, levels.front().graph, std::move(part));
+  return repartition_pairs(exchange, levels.front().graph, std::move(part));
 }
 
 }  // namespace distopo::detail

@@ -11,10 +11,12 @@
 //      into parts of exactly the capacities (partition_into_shares);
 //   3. the shares are projected back level by level, every graph node
 //      ending in one part;
-//   4. at every level on the way back, refine: for each pair of adjacent
-//      parts, the rank of the lower one runs Kernighan-Lin on the boundary
-//      vertices that named the pair (swaps of equal sizes: every part keeps
-//      its size); the round with the lowest cut is kept.
+//   4. refine on the graph itself, keeping every part's size: rounds of
+//      Kernighan-Lin swaps between the boundary vertices of each pair of
+//      adjacent parts (on the lower part's rank), then rounds of pairwise
+//      repartitioning, where a matching of the parts pairs them and the lower
+//      part's rank splits the union of the two again with METIS and keeps
+//      the split if it cuts less.
 // Every decision depends on the graph only, never on which rank holds a
 // vertex or on message order: the same graph gives the same parts whether a
 // rank holds one vertex (dist_graph_create) or all of them (the benchmark).
