@@ -27,6 +27,7 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,42 +132,54 @@ void print_block(const std::string& family, int size, int ranks_per_node, nlohma
   print(row);
 }
 
-// Rank 0 holds the whole graph, the first ranks bisect it (choose_hosts):
-// cpu_s is the largest CPU time of one rank, the figure to read on a shared
-// or oversubscribed machine.
+struct Cost {
+  double seconds;      // wall time, max over ranks
+  double cpu_seconds;  // CPU time of one rank, max over ranks: the figure to read on a shared or oversubscribed machine
+};
+
+template <class Call>
+Cost cost_of(Call&& call) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  const std::clock_t cpu_start = std::clock();
+  call();
+  Cost cost{MPI_Wtime() - start, static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC};
+  MPI_Allreduce(MPI_IN_PLACE, &cost, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return cost;
+}
+
+// The rows of one mapping-only run: identity, distopo (`mapped` crossing
+// weight, `extra` fields) and the references.
+void print_mapping(const WholeGraph& graph, const nlohmann::json& row, std::int64_t mapped, Cost cost,
+                   const nlohmann::json& extra) {
+  auto identity_row = row;
+  identity_row.update({{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", 0.0}});
+  print(identity_row);
+  auto mapped_row = row;
+  mapped_row.update(
+      {{"impl", "distopo"}, {"cut_weight", mapped}, {"time_s", cost.seconds}, {"cpu_s", cost.cpu_seconds}});
+  mapped_row.update(extra);
+  print(mapped_row);
+  print_metis_references(graph, row);
+  print_block(row["family"], row["P"], row["ranks_per_node"], row);
+}
+
+// Rank 0 holds the whole graph, the first ranks bisect it (choose_hosts).
 void mapping_only(const Settings& settings) {
   const int rank = distopo::comm_rank(MPI_COMM_WORLD);
   for (const auto& family : settings.families) {
     for (const int size : settings.graph_nodes) {
       for (const int k : settings.ranks_per_node) {
         const WholeGraph graph = rank == 0 ? whole_graph(bench::make_reorder_graph(family, size), k) : WholeGraph{};
-        MPI_Barrier(MPI_COMM_WORLD);
-        const double start = MPI_Wtime();
-        const std::clock_t cpu_start = std::clock();
-        const std::vector<int> host = distopo::detail::choose_hosts(MPI_COMM_WORLD, graph, effort_of(settings.effort));
-        double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-        double seconds = MPI_Wtime() - start;
-        MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, &cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        std::vector<int> host;
+        const Cost cost =
+            cost_of([&] { host = distopo::detail::choose_hosts(MPI_COMM_WORLD, graph, effort_of(settings.effort)); });
         if (rank != 0) continue;
-        const nlohmann::json row{{"family", family},
-                                 {"P", size},
-                                 {"ranks_per_node", k},
-                                 {"mode", "mapping_only"},
-                                 {"path", "gathered"},
-                                 {"processes", distopo::comm_size(MPI_COMM_WORLD)},
+        const nlohmann::json row{{"family", family},         {"P", size},
+                                 {"ranks_per_node", k},      {"mode", "mapping_only"},
+                                 {"path", "gathered"},       {"processes", distopo::comm_size(MPI_COMM_WORLD)},
                                  {"effort", settings.effort}};
-        auto identity_row = row;
-        identity_row.update({{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", 0.0}});
-        print(identity_row);
-        auto mapped = row;
-        mapped.update({{"impl", "distopo"},
-                       {"cut_weight", distopo::detail::crossing_weight(graph, host)},
-                       {"time_s", seconds},
-                       {"cpu_s", cpu_seconds}});
-        print(mapped);
-        print_metis_references(graph, row);
-        print_block(family, size, k, row);
+        print_mapping(graph, row, distopo::detail::crossing_weight(graph, host), cost, nlohmann::json::object());
       }
     }
   }
@@ -199,14 +212,10 @@ void mapping_only_distributed(const Settings& settings) {
         for (int p = 0; p < parts; ++p) {
           if (held.blocks.owner(p) == rank) coordinated.push_back({p, std::min(k, size - p * k)});
         }
-        MPI_Barrier(MPI_COMM_WORLD);
-        const double start = MPI_Wtime();
-        const std::clock_t cpu_start = std::clock();
-        const auto part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit);
-        double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
-        double seconds = MPI_Wtime() - start;
-        MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        MPI_Allreduce(MPI_IN_PLACE, &cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        std::optional<std::vector<int>> part;
+        const Cost cost = cost_of([&] {
+          part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit);
+        });
         // Every block has per_rank vertices but the last: gather them in order.
         std::vector<int> counts(static_cast<std::size_t>(processes));
         const int mine = static_cast<int>(held.ids.size());
@@ -219,20 +228,15 @@ void mapping_only_distributed(const Settings& settings) {
                     MPI_COMM_WORLD);
         if (rank != 0) continue;
         const WholeGraph graph = whole_graph(adjacency, k);
-        const nlohmann::json row{{"family", family},          {"P", size},         {"ranks_per_node", k},
-                                 {"mode", "mapping_only"},    {"path", "distributed"}, {"processes", processes},
+        const nlohmann::json row{{"family", family},
+                                 {"P", size},
+                                 {"ranks_per_node", k},
+                                 {"mode", "mapping_only"},
+                                 {"path", "distributed"},
+                                 {"processes", processes},
                                  {"gather_limit", settings.gather_limit}};
-        auto identity_row = row;
-        identity_row.update({{"impl", "identity"}, {"cut_weight", crossing(graph, graph.node_of)}, {"time_s", 0.0}});
-        print(identity_row);
-        auto mapped = row;
-        mapped.update({{"impl", "distopo"},
-                       {"cut_weight", part ? crossing(graph, node_of) : crossing(graph, graph.node_of)},
-                       {"gave_up", !part},
-                       {"time_s", seconds},
-                       {"cpu_s", cpu_seconds}});
-        print(mapped);
-        print_block(family, size, k, row);
+        print_mapping(graph, row, part ? crossing(graph, node_of) : crossing(graph, graph.node_of), cost,
+                      {{"gave_up", !part}});
       }
     }
   }
@@ -254,17 +258,6 @@ class RanksPerNodeInfo {
   MPI_Info info_ = MPI_INFO_NULL;
 };
 
-// Seconds of one call, max over ranks.
-template <class Call>
-double timed(Call&& call) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  const double start = MPI_Wtime();
-  call();
-  double seconds = MPI_Wtime() - start;
-  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return seconds;
-}
-
 void real_runs(const Settings& settings) {
   const int rank = distopo::comm_rank(MPI_COMM_WORLD);
   const int size = distopo::comm_size(MPI_COMM_WORLD);
@@ -285,8 +278,8 @@ void real_runs(const Settings& settings) {
       std::vector<double> plain;
       std::vector<double> reordered;
       for (int rep = 0; rep < settings.reps; ++rep) {
-        plain.push_back(timed([&] { (void)create(false); }));
-        reordered.push_back(timed([&] { (void)create(true); }));
+        plain.push_back(cost_of([&] { (void)create(false); }).seconds);
+        reordered.push_back(cost_of([&] { (void)create(true); }).seconds);
       }
       // Machine node of each graph node after the mapping: its process's emulated node.
       const distopo::Comm result = create(true);
@@ -295,8 +288,8 @@ void real_runs(const Settings& settings) {
       MPI_Allgather(&my_node, 1, MPI_INT, node_of.data(), 1, MPI_INT, result);
       if (rank != 0) continue;
       const WholeGraph graph = whole_graph(adjacency, k);
-      const nlohmann::json row{{"family", family},         {"P", size},
-                               {"ranks_per_node", k},      {"mode", "real"},
+      const nlohmann::json row{{"family", family},          {"P", size},
+                               {"ranks_per_node", k},       {"mode", "real"},
                                {"effort", settings.effort}, {"path", settings.path}};
       auto identity = row;
       identity.update(

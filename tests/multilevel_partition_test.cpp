@@ -4,6 +4,8 @@
 // process holding all of them on MPI_COMM_SELF gives the same answer), the
 // cut is far below a random assignment's, and it gives up rather than gather
 // a graph of isolated vertices.
+#include "reorder/multilevel_partition.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -15,7 +17,6 @@
 #include <vector>
 
 #include "mpi_testing.hpp"
-#include "reorder/multilevel_partition.hpp"
 
 namespace {
 
@@ -78,8 +79,8 @@ Input spread(MPI_Comm comm, const Adjacency& adjacency, const std::vector<int>& 
 std::optional<std::vector<int>> partition(MPI_Comm comm, const Adjacency& adjacency, const std::vector<int>& capacities,
                                           std::int64_t gather_limit) {
   const Input input = spread(comm, adjacency, capacities);
-  const auto part = multilevel_partition(comm, input.graph, input.coordinated, static_cast<int>(capacities.size()),
-                                         gather_limit);
+  const auto part =
+      multilevel_partition(comm, input.graph, input.coordinated, static_cast<int>(capacities.size()), gather_limit);
   if (!part) return std::nullopt;
   int size = 0;
   MPI_Comm_size(comm, &size);

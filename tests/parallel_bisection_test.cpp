@@ -2,6 +2,8 @@
 // with finish_exact every part has exactly its capacity, the result is the
 // same on every call, a cut far below a random assignment's, and fewer parts
 // than helpers (some helpers get nothing to split) work too.
+#include "reorder/parallel_bisection.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -10,7 +12,6 @@
 
 #include "mpi_testing.hpp"
 #include "reorder/exact_partition.hpp"
-#include "reorder/parallel_bisection.hpp"
 
 namespace {
 
@@ -33,8 +34,8 @@ UndirectedGraph grid(int side) {
 std::vector<int> parts(const UndirectedGraph& graph, const std::vector<int>& capacities) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::vector<int> part = distopo::detail::bisect_in_parallel(MPI_COMM_WORLD, rank == 0 ? graph : UndirectedGraph{},
-                                                              capacities, 4);
+  std::vector<int> part =
+      distopo::detail::bisect_in_parallel(MPI_COMM_WORLD, rank == 0 ? graph : UndirectedGraph{}, capacities, 4);
   if (rank == 0) {
     distopo::detail::finish_exact(graph, capacities, part, distopo::detail::PartitionEffort::balanced);
   }

@@ -332,7 +332,9 @@ std::vector<std::vector<Share>> exact_shares(const UndirectedGraph& graph, std::
     shares[v].push_back({part[v], vertex_weights[v]});
     load[static_cast<std::size_t>(part[v])] += vertex_weights[v];
   }
-  const auto excess = [&](int p) { return load[static_cast<std::size_t>(p)] - capacities[static_cast<std::size_t>(p)]; };
+  const auto excess = [&](int p) {
+    return load[static_cast<std::size_t>(p)] - capacities[static_cast<std::size_t>(p)];
+  };
 
   // Like balance_exactly, but a vertex may give part of its weight: the
   // share moved is what the source has too much and the target too little.
@@ -383,8 +385,9 @@ std::vector<std::vector<Share>> exact_shares(const UndirectedGraph& graph, std::
       std::erase_if(own, [](const Share& s) { return s.count == 0; });
       // A vertex counts as being where most of it is.
       part[static_cast<std::size_t>(move.vertex)] =
-          std::max_element(own.begin(), own.end(), [](const Share& a, const Share& b) { return a.count < b.count; })
-              ->part;
+          std::max_element(own.begin(), own.end(), [](const Share& a, const Share& b) {
+            return a.count < b.count;
+          })->part;
     }
   }
   return shares;

@@ -1,11 +1,11 @@
 #include "host_choice.hpp"
 
-#include "distopo/core/comm.hpp"
-#include "parallel_bisection.hpp"
-
 #include <algorithm>
 #include <map>
 #include <tuple>
+
+#include "distopo/core/comm.hpp"
+#include "parallel_bisection.hpp"
 
 namespace distopo::detail {
 namespace {

@@ -28,26 +28,11 @@
 #include <utility>
 #include <vector>
 
+#include "held_graph.hpp"
+
 namespace distopo::detail {
 
 inline constexpr int kCoarseVerticesPerPart = 8;
-
-// Vertex v (0 .. vertex_count-1) is held by rank v / per_rank.
-struct VertexBlocks {
-  int vertex_count = 0;
-  int per_rank = 1;
-  [[nodiscard]] int owner(int v) const { return v / per_rank; }
-};
-
-// The vertices a rank holds, with their undirected neighbors: each pair
-// listed at both ends with the same weight, no self-loops.
-struct HeldGraph {
-  VertexBlocks blocks;
-  std::vector<int> ids;  // ascending
-  std::vector<std::size_t> offsets;
-  std::vector<int> targets;
-  std::vector<std::int64_t> weights;
-};
 
 struct PartCapacity {
   int part;
@@ -64,7 +49,8 @@ struct PartCapacity {
 // and the parts' capacities. nullopt (on every rank) when coarsening stalls
 // far above both (a graph of mostly isolated vertices): rank 0 would have to
 // hold most of the graph.
-std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph, std::span<const PartCapacity> coordinated,
-                                      int part_count, std::int64_t gather_limit);
+std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
+                                                     std::span<const PartCapacity> coordinated, int part_count,
+                                                     std::int64_t gather_limit);
 
 }  // namespace distopo::detail

@@ -122,7 +122,7 @@ std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exch
 // the node's processes and the graph nodes of part i, and places them (those
 // already on the node stay).
 std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                                          std::int64_t gather_limit) {
+                                           std::int64_t gather_limit) {
   const int rank = comm_rank(comm);
   RecordExchange exchange(comm);
   exchange.post(layout.node, {rank});

@@ -41,8 +41,7 @@ std::pair<Task, Task> split(const Task& task, int cuts) {
   };
   const std::array<int, 2> targets{sum(0, half), sum(half, k)};
   const int n = task.graph.vertex_count();
-  std::vector<int> side = bisection_proposal(task.graph, targets, cuts,
-                                             std::max(1, kUfactor / std::max(1, levels(k))));
+  std::vector<int> side = bisection_proposal(task.graph, targets, cuts, std::max(1, kUfactor / std::max(1, levels(k))));
   if (side.empty()) {  // METIS failed: in order
     side.assign(static_cast<std::size_t>(n), 1);
     std::fill(side.begin(), side.begin() + std::min(n, targets[0]), 0);
@@ -61,8 +60,8 @@ std::pair<Task, Task> split(const Task& task, int cuts) {
   for (Task& t : halves) t.graph.offsets.assign(1, 0);
   for (int v = 0; v < n; ++v) {
     Task& t = halves[static_cast<std::size_t>(side[static_cast<std::size_t>(v)])];
-    for (int e = task.graph.offsets[static_cast<std::size_t>(v)]; e < task.graph.offsets[static_cast<std::size_t>(v) + 1];
-         ++e) {
+    for (int e = task.graph.offsets[static_cast<std::size_t>(v)];
+         e < task.graph.offsets[static_cast<std::size_t>(v) + 1]; ++e) {
       const auto u = static_cast<std::size_t>(task.graph.targets[static_cast<std::size_t>(e)]);
       if (side[u] != side[static_cast<std::size_t>(v)]) continue;
       t.graph.targets.push_back(index[u]);
@@ -92,8 +91,8 @@ std::vector<int> finish(const Task& task, int cuts) {
 std::vector<int> pack(const Task& task) {
   std::vector<int> words{static_cast<int>(task.vertices.size()), static_cast<int>(task.graph.targets.size()),
                          task.first_part, static_cast<int>(task.capacities.size())};
-  for (const auto* array : {&task.vertices, &task.graph.offsets, &task.graph.targets, &task.graph.weights,
-                            &task.capacities}) {
+  for (const auto* array :
+       {&task.vertices, &task.graph.offsets, &task.graph.targets, &task.graph.weights, &task.capacities}) {
     words.insert(words.end(), array->begin(), array->end());
   }
   return words;

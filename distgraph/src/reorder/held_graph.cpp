@@ -1,0 +1,123 @@
+#include "held_graph.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "distopo/core/error.hpp"
+
+namespace distopo::detail {
+namespace {
+
+constexpr int kMatchingRounds = 6;
+
+}  // namespace
+
+std::size_t index_of(const HeldGraph& graph, int id) {
+  return static_cast<std::size_t>(std::lower_bound(graph.ids.begin(), graph.ids.end(), id) - graph.ids.begin());
+}
+
+std::size_t entry_of(const HeldGraph& graph, std::size_t i, int neighbor) {
+  const auto first = graph.targets.begin() + static_cast<std::ptrdiff_t>(graph.offsets[i]);
+  const auto last = graph.targets.begin() + static_cast<std::ptrdiff_t>(graph.offsets[i + 1]);
+  return static_cast<std::size_t>(std::lower_bound(first, last, neighbor) - graph.targets.begin());
+}
+
+Word sum_over_ranks(MPI_Comm comm, Word value) {
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  return value;
+}
+
+std::vector<Word> neighbor_values(RecordExchange& exchange, const HeldGraph& graph, std::span<const Word> own) {
+  for (std::size_t i = 0; i < graph.ids.size(); ++i) {
+    for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
+      exchange.post(graph.blocks.owner(graph.targets[e]), {graph.targets[e], graph.ids[i], own[i]});
+    }
+  }
+  std::vector<Word> values(graph.targets.size(), 0);
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const std::size_t i = index_of(graph, in.next_int());
+      const int from = in.next_int();
+      values[entry_of(graph, i, from)] = in.next();
+    }
+  });
+  return values;
+}
+
+void sort_and_merge(std::vector<std::pair<int, Word>>& entries, int self) {
+  std::erase_if(entries, [&](const auto& entry) { return entry.first == self || entry.second <= 0; });
+  std::sort(entries.begin(), entries.end());
+  std::size_t kept = 0;
+  for (const auto& entry : entries) {
+    if (kept > 0 && entries[kept - 1].first == entry.first) {
+      entries[kept - 1].second += entry.second;
+    } else {
+      entries[kept++] = entry;
+    }
+  }
+  entries.resize(kept);
+}
+
+void append_vertex(HeldGraph& graph, int id, const std::vector<std::pair<int, Word>>& entries) {
+  graph.ids.push_back(id);
+  for (const auto& [target, weight] : entries) {
+    graph.targets.push_back(target);
+    graph.weights.push_back(weight);
+  }
+  graph.offsets.push_back(graph.targets.size());
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::vector<int> heavy_edge_matching(RecordExchange& exchange, const HeldGraph& graph, std::span<const Word> size,
+                                     Word size_cap, std::uint64_t salt) {
+  const std::size_t n = graph.ids.size();
+  const std::vector<Word> neighbor_size = neighbor_values(exchange, graph, size);
+  std::vector<int> partner(n, -1);
+  std::vector<char> taken(graph.targets.size(), 0);
+  std::vector<int> proposal(n, -1);
+  for (int round = 0; round < kMatchingRounds; ++round) {
+    int proposing = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      proposal[i] = -1;
+      if (partner[i] >= 0) continue;
+      const int id = graph.ids[i];
+      std::tuple<double, std::uint64_t> best{-1.0, 0};
+      for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
+        if (taken[e] || size[i] + neighbor_size[e] > size_cap) continue;
+        const int t = graph.targets[e];
+        const double rating = static_cast<double>(graph.weights[e]) /
+                              (static_cast<double>(size[i]) * static_cast<double>(neighbor_size[e]));
+        const auto pair =
+            (static_cast<std::uint64_t>(std::min(id, t)) << 32) | static_cast<std::uint32_t>(std::max(id, t));
+        const std::tuple<double, std::uint64_t> key{rating, mix(pair ^ salt)};
+        if (key > best) best = key, proposal[i] = t;
+      }
+      if (proposal[i] >= 0) {
+        exchange.post(graph.blocks.owner(proposal[i]), {proposal[i], id});
+        proposing = 1;
+      }
+    }
+    const int any = exchange.deliver(
+        [&](std::span<const Word> words) {
+          for (RecordReader in(words); in.more();) {
+            const std::size_t i = index_of(graph, in.next_int());
+            const int from = in.next_int();
+            if (proposal[i] == from) partner[i] = from;
+          }
+        },
+        proposing);
+    if (any == 0) break;
+    std::vector<Word> matched(partner.begin(), partner.end());
+    const std::vector<Word> neighbor_partner = neighbor_values(exchange, graph, matched);
+    for (std::size_t e = 0; e < taken.size(); ++e) taken[e] = neighbor_partner[e] >= 0 ? 1 : 0;
+  }
+  return partner;
+}
+
+}  // namespace distopo::detail
