@@ -214,7 +214,8 @@ void mapping_only_distributed(const Settings& settings) {
         }
         std::optional<std::vector<int>> part;
         const Cost cost = cost_of([&] {
-          part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit);
+          part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit,
+                                                       effort_of(settings.effort));
         });
         // Every block has per_rank vertices but the last: gather them in order.
         std::vector<int> counts(static_cast<std::size_t>(processes));
@@ -234,7 +235,8 @@ void mapping_only_distributed(const Settings& settings) {
                                  {"mode", "mapping_only"},
                                  {"path", "distributed"},
                                  {"processes", processes},
-                                 {"gather_limit", settings.gather_limit}};
+                                 {"gather_limit", settings.gather_limit},
+                                 {"effort", settings.effort}};
         print_mapping(graph, row, part ? crossing(graph, node_of) : crossing(graph, graph.node_of), cost,
                       {{"gave_up", !part}});
       }

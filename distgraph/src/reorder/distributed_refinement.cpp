@@ -12,7 +12,8 @@ namespace distopo::detail {
 namespace {
 
 constexpr int kSwapRounds = 16;
-constexpr int kPairRounds = 32;
+constexpr int kGroupRounds = 32;
+constexpr int kGroupDepth = 3;   // groups of up to 8 parts
 constexpr int kStaleRounds = 3;  // rounds in a row without a lower cut before either stops
 
 // Applies the moves ({vertex, new part}) sent this round; returns the max of
@@ -191,120 +192,130 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
   return best;
 }
 
-std::vector<int> repartition_pairs(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part) {
+std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part,
+                                    PartitionEffort effort) {
   const std::size_t n = graph.ids.size();
-  int idle = 0;  // rounds in a row in which no pair found a better split
+  int idle = 0;  // rounds in a row in which no group found a better split
   struct Member {
     int id;
     int part;
-    std::vector<std::pair<int, Word>> neighbors;  // (graph node, weight), both ends in the member's part or its pair
+    std::vector<std::pair<int, Word>> neighbors;  // (graph node, weight)
   };
-  for (int round = 0; round < kPairRounds; ++round) {
+  const auto read_neighbors = [](RecordReader& in, Member& m) {
+    for (Word d = in.next(); d > 0; --d) {
+      const int u = in.next_int();
+      m.neighbors.emplace_back(u, in.next());
+    }
+  };
+  for (int round = 0; round < kGroupRounds; ++round) {
     const std::vector<Word> neighbor_part =
         neighbor_values(exchange, graph, std::vector<Word>(part.begin(), part.end()));
-    // Every vertex to its part's coordinator: {part, id, m, m x (neighbor, its part, weight)}.
+    // Every vertex to its part's coordinator: {part, id, m, m x (neighbor, weight)}, and
+    // the parts it touches: {-1 - other part} once each.
     for (std::size_t i = 0; i < n; ++i) {
       auto& out = exchange.to(graph.blocks.owner(part[i]));
       out.insert(out.end(), {part[i], graph.ids[i], static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i])});
       for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
-        out.insert(out.end(), {graph.targets[e], neighbor_part[e], graph.weights[e]});
+        out.insert(out.end(), {graph.targets[e], graph.weights[e]});
       }
+      out.push_back(static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i]));
+      for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) out.push_back(neighbor_part[e]);
     }
-    std::map<int, std::vector<Member>> members;                   // by coordinated part
-    std::map<int, std::map<int, Word>> quotient;                  // part -> other part -> cut weight
-    std::map<int, std::vector<std::tuple<int, int, Word>>> rest;  // member lists, kept for the pair's coordinator
+    std::map<int, std::vector<Member>> members;   // by coordinated part
+    std::map<int, std::map<int, Word>> adjacent;  // part -> the parts its members touch
     exchange.deliver([&](std::span<const Word> words) {
       for (RecordReader in(words); in.more();) {
         Member m;
         m.part = in.next_int();
         m.id = in.next_int();
+        read_neighbors(in, m);
         for (Word d = in.next(); d > 0; --d) {
-          const int neighbor = in.next_int();
-          const int neighbor_part_id = in.next_int();
-          const Word w = in.next();
-          if (neighbor_part_id != m.part) quotient[m.part][neighbor_part_id] += w;
-          rest[m.part].emplace_back(m.id, neighbor, neighbor_part_id);
-          m.neighbors.emplace_back(neighbor, w);
+          const int other = in.next_int();
+          if (other != m.part) adjacent[m.part][other] = 1;  // any adjacent parts: the salt picks
         }
         members[m.part].push_back(std::move(m));
       }
     });
-    for (auto& [p, list] : members) {
-      std::sort(list.begin(), list.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
-    }
 
-    // The quotient graph, held by the coordinators; a matching pairs the parts.
-    HeldGraph parts;
-    parts.blocks = graph.blocks;
-    parts.offsets.push_back(0);
+    // Groups of up to 2^kGroupDepth adjacent parts: the quotient graph (held
+    // by the coordinators) matched and contracted kGroupDepth times; a
+    // group's id is its lowest part, whose coordinator splits it.
+    std::vector<Level> levels(1);
+    levels[0].graph.blocks = graph.blocks;
+    levels[0].graph.offsets.push_back(0);
     for (const auto& [p, list] : members) {
-      std::vector<std::pair<int, Word>> entries(quotient[p].begin(), quotient[p].end());
-      for (auto& entry : entries) entry.second = 1;  // any adjacent pair: the salt picks
-      append_vertex(parts, p, entries);
+      append_vertex(levels[0].graph, p, {adjacent[p].begin(), adjacent[p].end()});
     }
-    const std::vector<Word> one_each(parts.ids.size(), 1);
-    const std::vector<int> paired =
-        heavy_edge_matching(exchange, parts, one_each, 2, mix(static_cast<std::uint64_t>(round) + 1));
+    levels[0].size.assign(levels[0].graph.ids.size(), 1);
+    levels[0].partner.assign(levels[0].graph.ids.size(), -1);
+    for (int d = 0; d < kGroupDepth; ++d) {
+      const Level& top = levels.back();
+      const auto salt = mix(static_cast<std::uint64_t>(round) * kGroupDepth + static_cast<std::uint64_t>(d) + 1);
+      const std::vector<int> partner = heavy_edge_matching(exchange, top.graph, top.size, Word{2} << d, salt);
+      levels.push_back(contract(exchange, top, partner));
+    }
+    std::vector<Word> group(levels.back().graph.ids.begin(), levels.back().graph.ids.end());
+    for (std::size_t l = levels.size() - 1; l > 0; --l)
+      group = project_labels(exchange, levels[l], levels[l - 1], group);
 
-    // The higher part's coordinator hands its members to the lower one's.
-    for (std::size_t q = 0; q < paired.size(); ++q) {
-      const int p = parts.ids[q];
-      if (paired[q] < 0 || paired[q] > p) continue;
-      auto& out = exchange.to(graph.blocks.owner(paired[q]));
+    // {group, id, part, m, m x (neighbor, weight)} to the group's coordinator.
+    for (std::size_t q = 0; q < group.size(); ++q) {
+      const int p = levels[0].graph.ids[q];
+      auto& out = exchange.to(graph.blocks.owner(static_cast<int>(group[q])));
       for (const Member& m : members[p]) {
-        out.insert(out.end(), {paired[q], m.id, p, static_cast<Word>(m.neighbors.size())});
+        out.insert(out.end(), {group[q], m.id, p, static_cast<Word>(m.neighbors.size())});
         for (const auto& [u, w] : m.neighbors) out.insert(out.end(), {u, w});
       }
     }
-    std::map<int, std::vector<Member>> partners;  // lower part -> the higher part's members
+    std::map<int, std::vector<Member>> groups;
     exchange.deliver([&](std::span<const Word> words) {
       for (RecordReader in(words); in.more();) {
-        const int lower = in.next_int();
+        const int g = in.next_int();
         Member m;
         m.id = in.next_int();
         m.part = in.next_int();
-        for (Word d = in.next(); d > 0; --d) {
-          const int u = in.next_int();
-          m.neighbors.emplace_back(u, in.next());
-        }
-        partners[lower].push_back(std::move(m));
+        read_neighbors(in, m);
+        groups[g].push_back(std::move(m));
       }
     });
 
     int improved = 0;
-    for (auto& [lower, theirs] : partners) {
-      std::sort(theirs.begin(), theirs.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
-      const std::vector<Member>& ours = members[lower];
-      const int higher = theirs.front().part;
-      std::vector<const Member*> all;
-      for (const Member& m : ours) all.push_back(&m);
-      for (const Member& m : theirs) all.push_back(&m);
-      std::sort(all.begin(), all.end(), [](const Member* a, const Member* b) { return a->id < b->id; });
+    for (auto& [g, all] : groups) {
+      std::sort(all.begin(), all.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
+      std::vector<int> parts_here;
+      for (const Member& m : all) parts_here.push_back(m.part);
+      std::sort(parts_here.begin(), parts_here.end());
+      parts_here.erase(std::unique(parts_here.begin(), parts_here.end()), parts_here.end());
+      if (parts_here.size() < 2) continue;
+      const auto local_part = [&](int p) {
+        return static_cast<int>(std::lower_bound(parts_here.begin(), parts_here.end(), p) - parts_here.begin());
+      };
       const auto local = [&](int id) {
         const auto it =
-            std::lower_bound(all.begin(), all.end(), id, [](const Member* m, int key) { return m->id < key; });
-        return it != all.end() && (*it)->id == id ? static_cast<int>(it - all.begin()) : -1;
+            std::lower_bound(all.begin(), all.end(), id, [](const Member& m, int key) { return m.id < key; });
+        return it != all.end() && it->id == id ? static_cast<int>(it - all.begin()) : -1;
       };
       std::vector<DirectedEdge> edges;
       std::vector<int> now(all.size());
+      std::vector<int> capacities(parts_here.size(), 0);
       for (std::size_t v = 0; v < all.size(); ++v) {
-        now[v] = all[v]->part == lower ? 0 : 1;
-        for (const auto& [u, w] : all[v]->neighbors) {
+        now[v] = local_part(all[v].part);
+        ++capacities[static_cast<std::size_t>(now[v])];
+        for (const auto& [u, w] : all[v].neighbors) {
           if (const int j = local(u); j >= 0) edges.push_back({static_cast<int>(v), j, w});
         }
       }
-      const UndirectedGraph pair_graph = partitioner_graph(static_cast<int>(all.size()), edges);
-      const std::array<int, 2> capacities{static_cast<int>(ours.size()), static_cast<int>(theirs.size())};
-      const std::vector<int> split = partition_exact(pair_graph, capacities, PartitionEffort::fast);
-      if (cut_weight(pair_graph, split) >= cut_weight(pair_graph, now)) continue;
+      const UndirectedGraph group_graph = partitioner_graph(static_cast<int>(all.size()), edges);
+      const std::vector<int> split = partition_exact(group_graph, capacities, effort);
+      if (cut_weight(group_graph, split) >= cut_weight(group_graph, now)) continue;
       improved = 1;
       for (std::size_t v = 0; v < all.size(); ++v) {
-        if (split[v] != now[v])
-          exchange.post(graph.blocks.owner(all[v]->id), {all[v]->id, split[v] == 0 ? lower : higher});
+        if (split[v] == now[v]) continue;
+        exchange.post(graph.blocks.owner(all[v].id), {all[v].id, parts_here[static_cast<std::size_t>(split[v])]});
       }
     }
     idle = deliver_moves(exchange, graph, part, improved) != 0 ? 0 : idle + 1;
-    if (idle == kStaleRounds) break;  // other pairings found nothing either
+    if (idle == kStaleRounds) break;  // other groupings found nothing either
   }
   return part;
 }

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "exact_partition.hpp"
 #include "held_graph.hpp"
 
 namespace distopo::detail {
@@ -19,15 +20,17 @@ namespace distopo::detail {
 std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const HeldGraph& graph,
                                  std::vector<int> part);
 
-// Up to 32 rounds of pairwise repartitioning. Each round a matching of the
-// quotient graph (any two adjacent parts, varied by round) pairs the parts;
-// the coordinator of the higher part of each pair sends its members to the
-// coordinator of the lower one, which splits the union again
-// (partition_exact: METIS, exact sizes, swaps) and keeps the split if it
-// cuts less between the two. Pairs are disjoint and edges leaving a pair are
-// cut either way, so each kept split lowers the whole cut by exactly what
-// its coordinator computed. Stops after 3 rounds without a better split.
-// Memory: two parts' lists on a coordinator.
-std::vector<int> repartition_pairs(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part);
+// Up to 32 rounds of group repartitioning. Each round the parts are grouped
+// by three matchings of the quotient graph (each contracted; any two
+// adjacent parts, varied by round): groups of up to 8 adjacent parts. Every
+// part's coordinator sends its members to the coordinator of its group's
+// lowest part, which splits the union again (partition_exact with `effort`:
+// METIS, exact sizes, swaps) and keeps the split if it cuts less inside the
+// group. Groups are disjoint and edges leaving a group are cut either way,
+// so each kept split lowers the whole cut by exactly what its coordinator
+// computed. Stops after 3 rounds without a better split. Memory: a group's
+// lists on its coordinator (8 parts, independent of P).
+std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part,
+                                    PartitionEffort effort);
 
 }  // namespace distopo::detail

@@ -1,6 +1,7 @@
 #include "held_graph.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 
 #include "distopo/core/error.hpp"
@@ -118,6 +119,80 @@ std::vector<int> heavy_edge_matching(RecordExchange& exchange, const HeldGraph& 
     for (std::size_t e = 0; e < taken.size(); ++e) taken[e] = neighbor_partner[e] >= 0 ? 1 : 0;
   }
   return partner;
+}
+
+Level contract(RecordExchange& exchange, const Level& fine, const std::vector<int>& partner) {
+  const HeldGraph& graph = fine.graph;
+  const std::size_t n = graph.ids.size();
+  std::vector<Word> coarse_id(n);
+  for (std::size_t i = 0; i < n; ++i)
+    coarse_id[i] = partner[i] >= 0 ? std::min(graph.ids[i], partner[i]) : graph.ids[i];
+  const std::vector<Word> neighbor_coarse = neighbor_values(exchange, graph, coarse_id);
+
+  for (std::size_t i = 0; i < n; ++i) {
+    if (partner[i] < 0 || partner[i] > graph.ids[i]) continue;
+    auto& out = exchange.to(graph.blocks.owner(partner[i]));
+    out.insert(out.end(), {Word{partner[i]}, fine.size[i], static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i])});
+    for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
+      out.insert(out.end(), {neighbor_coarse[e], graph.weights[e]});
+    }
+  }
+  std::map<int, std::vector<std::pair<int, Word>>> merged_in;  // representative -> its partner's entries
+  std::map<int, Word> merged_size;
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const int representative = in.next_int();
+      merged_size[representative] = in.next();
+      auto& entries = merged_in[representative];
+      for (Word d = in.next(); d > 0; --d) {
+        const int target = in.next_int();
+        entries.emplace_back(target, in.next());
+      }
+    }
+  });
+
+  Level coarse;
+  coarse.graph.blocks = graph.blocks;
+  coarse.graph.offsets.push_back(0);
+  std::vector<std::pair<int, Word>> entries;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int id = graph.ids[i];
+    if (partner[i] >= 0 && partner[i] < id) continue;  // merged into its partner
+    entries.clear();
+    for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
+      entries.emplace_back(static_cast<int>(neighbor_coarse[e]), graph.weights[e]);
+    }
+    Word size = fine.size[i];
+    Word other = 0;
+    if (partner[i] >= 0) {
+      const auto& theirs = merged_in[id];
+      entries.insert(entries.end(), theirs.begin(), theirs.end());
+      other = merged_size[id];
+    }
+    sort_and_merge(entries, id);
+    append_vertex(coarse.graph, id, entries);
+    coarse.size.push_back(size + other);
+    coarse.partner.push_back(partner[i]);
+  }
+  return coarse;
+}
+
+std::vector<Word> project_labels(RecordExchange& exchange, const Level& coarse, const Level& fine,
+                                 std::span<const Word> coarse_labels) {
+  std::vector<Word> labels(fine.graph.ids.size(), 0);
+  for (std::size_t i = 0; i < coarse.graph.ids.size(); ++i) {
+    labels[index_of(fine.graph, coarse.graph.ids[i])] = coarse_labels[i];
+    if (coarse.partner[i] >= 0) {
+      exchange.post(fine.graph.blocks.owner(coarse.partner[i]), {coarse.partner[i], coarse_labels[i]});
+    }
+  }
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      const std::size_t i = index_of(fine.graph, in.next_int());
+      labels[i] = in.next();
+    }
+  });
+  return labels;
 }
 
 }  // namespace distopo::detail

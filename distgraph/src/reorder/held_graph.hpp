@@ -64,4 +64,25 @@ std::uint64_t mix(std::uint64_t x);
 std::vector<int> heavy_edge_matching(RecordExchange& exchange, const HeldGraph& graph, std::span<const Word> size,
                                      Word size_cap, std::uint64_t salt = 0);
 
+// One level of a coarsening, as held by this rank: the graph, how many
+// vertices of the original graph each vertex stands for, and the vertex of
+// the finer level merged into each (kept on the lower id, which stays the
+// vertex's id).
+struct Level {
+  HeldGraph graph;
+  std::vector<Word> size;
+  std::vector<int> partner;  // -1: none
+};
+
+// The coarse level of `fine` for a matching (`partner` of each held vertex,
+// as heavy_edge_matching returns it): each pair becomes one vertex on the
+// rank of its lower id, which merges both lists (renamed to coarse ids, the
+// pair's own edge dropped). Two exchanges.
+Level contract(RecordExchange& exchange, const Level& fine, const std::vector<int>& partner);
+
+// For each held vertex of `fine`, the label of the coarse vertex it was
+// merged into (`coarse_labels` of each held vertex of `coarse`). One exchange.
+std::vector<Word> project_labels(RecordExchange& exchange, const Level& coarse, const Level& fine,
+                                 std::span<const Word> coarse_labels);
+
 }  // namespace distopo::detail

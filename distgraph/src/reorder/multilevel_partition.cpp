@@ -22,15 +22,6 @@ constexpr double kStalled = 0.95;
 // Stalled above this many times the goal: the coarse graph is too big to gather.
 constexpr int kGiveUpFactor = 4;
 
-// One level of the hierarchy, as held by this rank: the graph, how many graph
-// nodes each vertex stands for, and the vertex of the finer level merged into
-// each (kept on the lower id, which stays the vertex's id).
-struct Level {
-  HeldGraph graph;
-  std::vector<Word> size;
-  std::vector<int> partner;  // -1: none
-};
-
 Level finest_level(const HeldGraph& given) {
   Level level;
   level.graph.blocks = given.blocks;
@@ -46,65 +37,6 @@ Level finest_level(const HeldGraph& given) {
   level.size.assign(given.ids.size(), 1);
   level.partner.assign(given.ids.size(), -1);
   return level;
-}
-
-// The coarse level: each matched pair becomes one vertex on the rank of its
-// lower id, which merges both lists (renamed to coarse ids, the pair's own
-// edge dropped).
-Level contract(RecordExchange& exchange, const Level& fine, const std::vector<int>& partner) {
-  const HeldGraph& graph = fine.graph;
-  const std::size_t n = graph.ids.size();
-  std::vector<Word> coarse_id(n);
-  for (std::size_t i = 0; i < n; ++i)
-    coarse_id[i] = partner[i] >= 0 ? std::min(graph.ids[i], partner[i]) : graph.ids[i];
-  const std::vector<Word> neighbor_coarse = neighbor_values(exchange, graph, coarse_id);
-
-  for (std::size_t i = 0; i < n; ++i) {
-    if (partner[i] < 0 || partner[i] > graph.ids[i]) continue;
-    auto& out = exchange.to(graph.blocks.owner(partner[i]));
-    out.insert(out.end(), {Word{partner[i]}, fine.size[i], static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i])});
-    for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
-      out.insert(out.end(), {neighbor_coarse[e], graph.weights[e]});
-    }
-  }
-  std::map<int, std::vector<std::pair<int, Word>>> merged_in;  // representative -> its partner's entries
-  std::map<int, Word> merged_size;
-  exchange.deliver([&](std::span<const Word> words) {
-    for (RecordReader in(words); in.more();) {
-      const int representative = in.next_int();
-      merged_size[representative] = in.next();
-      auto& entries = merged_in[representative];
-      for (Word d = in.next(); d > 0; --d) {
-        const int target = in.next_int();
-        entries.emplace_back(target, in.next());
-      }
-    }
-  });
-
-  Level coarse;
-  coarse.graph.blocks = graph.blocks;
-  coarse.graph.offsets.push_back(0);
-  std::vector<std::pair<int, Word>> entries;
-  for (std::size_t i = 0; i < n; ++i) {
-    const int id = graph.ids[i];
-    if (partner[i] >= 0 && partner[i] < id) continue;  // merged into its partner
-    entries.clear();
-    for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {
-      entries.emplace_back(static_cast<int>(neighbor_coarse[e]), graph.weights[e]);
-    }
-    Word size = fine.size[i];
-    Word other = 0;
-    if (partner[i] >= 0) {
-      const auto& theirs = merged_in[id];
-      entries.insert(entries.end(), theirs.begin(), theirs.end());
-      other = merged_size[id];
-    }
-    sort_and_merge(entries, id);
-    append_vertex(coarse.graph, id, entries);
-    coarse.size.push_back(size + other);
-    coarse.partner.push_back(partner[i]);
-  }
-  return coarse;
 }
 
 using Shares = std::vector<Share>;
@@ -218,7 +150,7 @@ std::vector<Shares> project(RecordExchange& exchange, const Level& coarse, const
 
 std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
                                                      std::span<const PartCapacity> coordinated, int part_count,
-                                                     std::int64_t gather_limit) {
+                                                     std::int64_t gather_limit, PartitionEffort effort) {
   RecordExchange exchange(comm);
   // Pairs may weigh up to half the smallest part (at least 2): a part is
   // then made of several coarse vertices, which the split can balance.
@@ -252,7 +184,7 @@ std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGr
   for (std::size_t i = 0; i < part.size(); ++i) part[i] = shares[i].front().part;  // one share of one graph node
   // Swaps first (cheap rounds for the boundary layer), then whole pairs of parts.
   part = refine_by_swaps(comm, exchange, levels.front().graph, std::move(part));
-  return repartition_pairs(exchange, levels.front().graph, std::move(part));
+  return repartition_groups(exchange, levels.front().graph, std::move(part), effort);
 }
 
 }  // namespace distopo::detail

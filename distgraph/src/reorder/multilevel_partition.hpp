@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "exact_partition.hpp"
 #include "held_graph.hpp"
 
 namespace distopo::detail {
@@ -39,6 +40,7 @@ struct PartCapacity {
   int capacity;
 };
 
+// `effort`: how hard each group split looks (exact_partition.hpp).
 // Collective over `comm`. `coordinated`: the capacities of the parts p with
 // blocks.owner(p) == rank (every part 0 .. part_count-1 is named by exactly
 // one rank; the capacities sum to vertex_count). Returns the part of each
@@ -51,6 +53,6 @@ struct PartCapacity {
 // hold most of the graph.
 std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
                                                      std::span<const PartCapacity> coordinated, int part_count,
-                                                     std::int64_t gather_limit);
+                                                     std::int64_t gather_limit, PartitionEffort effort);
 
 }  // namespace distopo::detail

@@ -122,7 +122,7 @@ std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exch
 // the node's processes and the graph nodes of part i, and places them (those
 // already on the node stay).
 std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                                           std::int64_t gather_limit) {
+                                           const ReorderSettings& settings) {
   const int rank = comm_rank(comm);
   RecordExchange exchange(comm);
   exchange.post(layout.node, {rank});
@@ -134,8 +134,8 @@ std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopolog
   std::vector<PartCapacity> coordinated;
   if (!processes.empty()) coordinated.push_back({rank, static_cast<int>(processes.size())});
 
-  const auto parts =
-      multilevel_partition(comm, own_vertex(own, rank, comm_size(comm)), coordinated, layout.node_count, gather_limit);
+  const auto parts = multilevel_partition(comm, own_vertex(own, rank, comm_size(comm)), coordinated, layout.node_count,
+                                          settings.gather_limit, settings.effort);
   if (!parts) return std::nullopt;
   const int part = parts->front();
   const auto [identity, mapped] = crossing_weights(comm, exchange, own, layout, part);
@@ -218,7 +218,7 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
   if (layout.node_count <= 1 || layout.node_count == size) return std::nullopt;
   auto edges = static_cast<std::int64_t>(own.destinations.size());
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  if (edges > settings.gather_limit) return place_distributed(comm, own, layout, settings.gather_limit);
+  if (edges > settings.gather_limit) return place_distributed(comm, own, layout, settings);
 
   const WholeGraph graph = gather_whole_graph(comm, own, layout);
   int moved = 0;
