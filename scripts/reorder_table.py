@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Markdown table of bench/distgraph_reorder results (JSON lines): per mode,
 path (gathered below the gather limit, distributed above it, with the gather
-limit of mapping-only distributed runs), family, P and
+limit of mapping-only distributed runs and the effort unless balanced),
+family, P and
 ranks per node, the crossing weight of the identity, of distopo's mapping,
 of the best block mapping (stencils) and of whole-graph METIS (the lower of
 k-way and recursive bisection among those that fill no node beyond its
@@ -32,6 +33,8 @@ def main(paths):
                     path_name = row.get("path", "gathered")
                     if "gather_limit" in row:  # mapping only, distributed: what rank 0 may hold
                         path_name += f", limit {row['gather_limit']}"
+                    if row.get("effort", "balanced") != "balanced":
+                        path_name += f", {row['effort']}"
                     key = (row["mode"], path_name, row["family"], row["P"], row["ranks_per_node"])
                     groups[key][row["impl"]] = row
                     if row["impl"] in ("block", "metis_kway", "metis_rb"):

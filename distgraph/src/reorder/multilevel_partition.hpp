@@ -13,10 +13,11 @@
 //      ending in one part;
 //   4. refine on the graph itself, keeping every part's size: rounds of
 //      Kernighan-Lin swaps between the boundary vertices of each pair of
-//      adjacent parts (on the lower part's rank), then rounds of pairwise
-//      repartitioning, where a matching of the parts pairs them and the lower
-//      part's rank splits the union of the two again with METIS and keeps
-//      the split if it cuts less.
+//      adjacent parts (on the lower part's rank), then rounds of group
+//      repartitioning, where matchings of the parts group up to 8 adjacent
+//      ones and the rank of the group's lowest part splits their union again
+//      with METIS, keeping the split if it cuts less
+//      (distributed_refinement.hpp).
 // Every decision depends on the graph only, never on which rank holds a
 // vertex or on message order: the same graph gives the same parts whether a
 // rank holds one vertex (dist_graph_create) or all of them (the benchmark).
