@@ -89,6 +89,7 @@ void print(nlohmann::json row) { std::printf("%s\n", row.dump().c_str()), std::f
 // Whole-graph METIS with its own balance (5 % at most over the average part):
 // the reference the mapping is held against.
 void print_metis_references(const WholeGraph& graph, nlohmann::json row) {
+  if (graph.node_count <= 1) return;  // nothing to split (and METIS' k-way divides by zero on one part)
   const auto undirected = distopo::detail::partitioner_graph(static_cast<int>(graph.node_of.size()), graph.edges);
   for (const bool kway : {true, false}) {
     idx_t n = undirected.vertex_count();
