@@ -34,12 +34,6 @@ class PartConnections {
   std::vector<int> touched_;
 };
 
-std::vector<int> part_sizes(std::span<const int> part, std::size_t parts) {
-  std::vector<int> sizes(parts, 0);
-  for (const int p : part) ++sizes[static_cast<std::size_t>(p)];
-  return sizes;
-}
-
 enum class Method { kway, recursive_bisection };
 
 // METIS' proposal: nearly the capacities (its balance is approximate).
@@ -80,48 +74,87 @@ std::vector<int> metis_proposal(const UndirectedGraph& graph, std::span<const in
   return part;
 }
 
-// Moves vertices out of parts above their capacity, each to the part under
-// capacity it is most connected to (or the first one with room), best gain
-// first, until every part holds exactly its capacity.
-void balance_exactly(const UndirectedGraph& graph, std::span<const int> capacities, std::vector<int>& part) {
-  std::vector<int> sizes = part_sizes(part, capacities.size());
-  const auto over = [&](int p) { return sizes[static_cast<std::size_t>(p)] > capacities[static_cast<std::size_t>(p)]; };
-  const auto under = [&](int p) {
-    return sizes[static_cast<std::size_t>(p)] < capacities[static_cast<std::size_t>(p)];
+// `part` (METIS' proposal, or all in part 0 when it failed) made exact: moves
+// out of parts above their capacity, each to the part under capacity it is
+// most connected to (or the first one with room), best gain first, the share
+// moved what the source has too much and the target too little (so a vertex
+// may be split); on return part[v] is where most of v is.
+std::vector<std::vector<Share>> exact_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
+                                             std::span<const int> capacities, std::vector<int>& part) {
+  const auto n = static_cast<std::size_t>(graph.vertex_count());
+  if (part.empty()) part.assign(n, 0);
+  std::vector<std::vector<Share>> shares(n);
+  std::vector<std::int64_t> load(capacities.size(), 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    shares[v].push_back({part[v], vertex_weights[v]});
+    load[static_cast<std::size_t>(part[v])] += vertex_weights[v];
+  }
+  const auto excess = [&](int p) {
+    return load[static_cast<std::size_t>(p)] - capacities[static_cast<std::size_t>(p)];
   };
+
   PartConnections connections(static_cast<int>(capacities.size()));
   struct Move {
     std::int64_t gain;
     int vertex;
+    int source;
     int target;
   };
   for (;;) {
     std::vector<int> with_room;
     for (int p = 0; p < static_cast<int>(capacities.size()); ++p) {
-      if (under(p)) with_room.push_back(p);
+      if (excess(p) < 0) with_room.push_back(p);
     }
-    if (with_room.empty()) return;  // sizes sum to the capacities' sum: nothing is over either
+    if (with_room.empty()) break;
     std::vector<Move> moves;
-    for (int v = 0; v < graph.vertex_count(); ++v) {
-      const int own = part[static_cast<std::size_t>(v)];
-      if (!over(own)) continue;
-      connections.gather(graph, part, v);
-      Move best{-connections.to(own), v, with_room.front()};
-      for (const int p : connections.parts()) {
-        const std::int64_t gain = connections.to(p) - connections.to(own);
-        if (under(p) && (gain > best.gain || (gain == best.gain && p < best.target))) best = {gain, v, p};
+    for (std::size_t v = 0; v < n; ++v) {
+      if (std::none_of(shares[v].begin(), shares[v].end(), [&](const Share& s) { return excess(s.part) > 0; })) {
+        continue;
       }
-      moves.push_back(best);
+      connections.gather(graph, part, static_cast<int>(v));
+      for (const Share& share : shares[v]) {
+        if (excess(share.part) <= 0) continue;
+        Move best{-connections.to(share.part), static_cast<int>(v), share.part, with_room.front()};
+        for (const int p : connections.parts()) {
+          const std::int64_t gain = connections.to(p) - connections.to(share.part);
+          if (excess(p) < 0 && (gain > best.gain || (gain == best.gain && p < best.target))) {
+            best = {gain, static_cast<int>(v), share.part, p};
+          }
+        }
+        moves.push_back(best);
+      }
     }
     std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.gain > b.gain; });
     for (const Move& move : moves) {
-      const int own = part[static_cast<std::size_t>(move.vertex)];
-      if (!over(own) || !under(move.target)) continue;  // stale: the next round looks again
-      part[static_cast<std::size_t>(move.vertex)] = move.target;
-      --sizes[static_cast<std::size_t>(own)];
-      ++sizes[static_cast<std::size_t>(move.target)];
+      auto& own = shares[static_cast<std::size_t>(move.vertex)];
+      const auto from = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.source; });
+      if (from == own.end()) continue;  // given away earlier in this round
+      const std::int64_t amount = std::min({from->count, excess(move.source), -excess(move.target)});
+      if (amount <= 0) continue;  // stale: the next round looks again
+      from->count -= amount;
+      load[static_cast<std::size_t>(move.source)] -= amount;
+      load[static_cast<std::size_t>(move.target)] += amount;
+      const auto to = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.target; });
+      if (to != own.end()) {
+        to->count += amount;
+      } else {
+        own.push_back({move.target, amount});
+      }
+      std::erase_if(own, [](const Share& s) { return s.count == 0; });
+      // A vertex counts as being where most of it is.
+      part[static_cast<std::size_t>(move.vertex)] =
+          std::max_element(own.begin(), own.end(), [](const Share& a, const Share& b) {
+            return a.count < b.count;
+          })->part;
     }
   }
+  return shares;
+}
+
+// Every vertex weighs 1, so every share moves whole: exact sizes, no splits.
+void balance_exactly(const UndirectedGraph& graph, std::span<const int> capacities, std::vector<int>& part) {
+  const std::vector<int> unit(part.size(), 1);
+  exact_shares(graph, unit, capacities, part);
 }
 
 std::int64_t weight_between(const UndirectedGraph& graph, int a, int b) {
@@ -234,14 +267,6 @@ EffortPlan plan_for(PartitionEffort effort, int vertices) {
   return {{Method::recursive_bisection, Method::kway}, 8, 32};
 }
 
-// Vertices in order, part by part: the start when METIS fails.
-std::vector<int> blocks_in_order(std::span<const int> capacities) {
-  std::vector<int> part;
-  for (std::size_t p = 0; p < capacities.size(); ++p)
-    part.insert(part.end(), static_cast<std::size_t>(capacities[p]), static_cast<int>(p));
-  return part;
-}
-
 }  // namespace
 
 UndirectedGraph partitioner_graph(int n, std::span<const DirectedEdge> edges) {
@@ -284,6 +309,16 @@ UndirectedGraph partitioner_graph(int n, std::span<const DirectedEdge> edges) {
   return graph;
 }
 
+std::vector<int> blocks_in_order(std::span<const int> capacities, std::size_t n) {
+  std::vector<int> part;
+  part.reserve(n);
+  for (std::size_t p = 0; p < capacities.size() && part.size() < n; ++p) {
+    part.insert(part.end(), std::min(static_cast<std::size_t>(capacities[p]), n - part.size()), static_cast<int>(p));
+  }
+  part.resize(n, capacities.empty() ? 0 : static_cast<int>(capacities.size()) - 1);
+  return part;
+}
+
 std::vector<int> bisection_proposal(const UndirectedGraph& graph, std::span<const int> capacities, int cuts,
                                     int ufactor) {
   return metis_proposal(graph, {}, capacities, Method::recursive_bisection, cuts, ufactor);
@@ -291,7 +326,7 @@ std::vector<int> bisection_proposal(const UndirectedGraph& graph, std::span<cons
 
 void finish_exact(const UndirectedGraph& graph, std::span<const int> capacities, std::vector<int>& part,
                   PartitionEffort effort) {
-  if (part.empty()) part = blocks_in_order(capacities);
+  if (part.empty()) part = blocks_in_order(capacities, static_cast<std::size_t>(graph.vertex_count()));
   balance_exactly(graph, capacities, part);
   const EffortPlan plan = plan_for(effort, graph.vertex_count());
   for (int pass = 0; pass < plan.refinement_passes; ++pass) {
@@ -317,83 +352,6 @@ std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const i
   }
   return best;
 }
-
-namespace {
-
-// `part` (METIS' proposal, or all in part 0 when it failed) made exact by
-// splitting vertices; on return part[v] is where most of v is.
-std::vector<std::vector<Share>> exact_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
-                                             std::span<const int> capacities, std::vector<int>& part) {
-  const auto n = static_cast<std::size_t>(graph.vertex_count());
-  if (part.empty()) part.assign(n, 0);
-  std::vector<std::vector<Share>> shares(n);
-  std::vector<std::int64_t> load(capacities.size(), 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    shares[v].push_back({part[v], vertex_weights[v]});
-    load[static_cast<std::size_t>(part[v])] += vertex_weights[v];
-  }
-  const auto excess = [&](int p) {
-    return load[static_cast<std::size_t>(p)] - capacities[static_cast<std::size_t>(p)];
-  };
-
-  // Like balance_exactly, but a vertex may give part of its weight: the
-  // share moved is what the source has too much and the target too little.
-  PartConnections connections(static_cast<int>(capacities.size()));
-  struct Move {
-    std::int64_t gain;
-    int vertex;
-    int source;
-    int target;
-  };
-  for (;;) {
-    std::vector<int> with_room;
-    for (int p = 0; p < static_cast<int>(capacities.size()); ++p) {
-      if (excess(p) < 0) with_room.push_back(p);
-    }
-    if (with_room.empty()) break;
-    std::vector<Move> moves;
-    for (std::size_t v = 0; v < n; ++v) {
-      connections.gather(graph, part, static_cast<int>(v));
-      for (const Share& share : shares[v]) {
-        if (excess(share.part) <= 0) continue;
-        Move best{-connections.to(share.part), static_cast<int>(v), share.part, with_room.front()};
-        for (const int p : connections.parts()) {
-          const std::int64_t gain = connections.to(p) - connections.to(share.part);
-          if (excess(p) < 0 && (gain > best.gain || (gain == best.gain && p < best.target))) {
-            best = {gain, static_cast<int>(v), share.part, p};
-          }
-        }
-        moves.push_back(best);
-      }
-    }
-    std::stable_sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) { return a.gain > b.gain; });
-    for (const Move& move : moves) {
-      auto& own = shares[static_cast<std::size_t>(move.vertex)];
-      const auto from = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.source; });
-      if (from == own.end()) continue;  // given away earlier in this round
-      const std::int64_t amount = std::min({from->count, excess(move.source), -excess(move.target)});
-      if (amount <= 0) continue;  // stale: the next round looks again
-      from->count -= amount;
-      load[static_cast<std::size_t>(move.source)] -= amount;
-      load[static_cast<std::size_t>(move.target)] += amount;
-      const auto to = std::find_if(own.begin(), own.end(), [&](const Share& s) { return s.part == move.target; });
-      if (to != own.end()) {
-        to->count += amount;
-      } else {
-        own.push_back({move.target, amount});
-      }
-      std::erase_if(own, [](const Share& s) { return s.count == 0; });
-      // A vertex counts as being where most of it is.
-      part[static_cast<std::size_t>(move.vertex)] =
-          std::max_element(own.begin(), own.end(), [](const Share& a, const Share& b) {
-            return a.count < b.count;
-          })->part;
-    }
-  }
-  return shares;
-}
-
-}  // namespace
 
 std::vector<std::vector<Share>> partition_into_shares(const UndirectedGraph& graph, std::span<const int> vertex_weights,
                                                       std::span<const int> capacities) {

@@ -40,6 +40,10 @@ enum class PartitionEffort { fast, balanced, thorough };
 // (the capacities sum to the vertex count). Deterministic.
 std::vector<int> partition_exact(const UndirectedGraph& graph, std::span<const int> capacities, PartitionEffort effort);
 
+// Vertices 0 .. n-1 in order, part by part, the last part taking any beyond
+// the capacities' sum: the start when METIS fails.
+std::vector<int> blocks_in_order(std::span<const int> capacities, std::size_t n);
+
 // The pieces of partition_exact, for callers that make the proposal
 // elsewhere (parallel_bisection.hpp): METIS recursive bisection of `graph`
 // into parts of nearly the capacities (`cuts` tries at each bisection,

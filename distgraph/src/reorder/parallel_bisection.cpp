@@ -42,10 +42,7 @@ std::pair<Task, Task> split(const Task& task, int cuts) {
   const std::array<int, 2> targets{sum(0, half), sum(half, k)};
   const int n = task.graph.vertex_count();
   std::vector<int> side = bisection_proposal(task.graph, targets, cuts, std::max(1, kUfactor / std::max(1, levels(k))));
-  if (side.empty()) {  // METIS failed: in order
-    side.assign(static_cast<std::size_t>(n), 1);
-    std::fill(side.begin(), side.begin() + std::min(n, targets[0]), 0);
-  }
+  if (side.empty()) side = blocks_in_order(targets, static_cast<std::size_t>(n));  // METIS failed
   std::array<Task, 2> halves;
   halves[0].first_part = task.first_part;
   halves[0].capacities.assign(task.capacities.begin(), task.capacities.begin() + static_cast<std::ptrdiff_t>(half));
@@ -77,12 +74,7 @@ std::vector<int> finish(const Task& task, int cuts) {
   const auto n = static_cast<std::size_t>(task.graph.vertex_count());
   if (task.capacities.size() <= 1) return std::vector<int>(n, task.first_part);
   std::vector<int> part = bisection_proposal(task.graph, task.capacities, cuts, kUfactor);
-  if (part.empty()) {  // METIS failed: in order
-    for (std::size_t p = 0; p < task.capacities.size(); ++p) {
-      part.insert(part.end(), static_cast<std::size_t>(task.capacities[p]), static_cast<int>(p));
-    }
-    part.resize(n, static_cast<int>(task.capacities.size()) - 1);
-  }
+  if (part.empty()) part = blocks_in_order(task.capacities, n);  // METIS failed
   for (int& p : part) p += task.first_part;
   return part;
 }
