@@ -173,10 +173,7 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
         PairOfParts::Candidate c{in.next_int(), in.next_int(), {}, {}};
         c.to_side[0] = in.next();
         c.to_side[1] = in.next();
-        for (Word m = in.next(); m > 0; --m) {
-          const int neighbor = in.next_int();
-          c.neighbors.emplace_back(neighbor, in.next());
-        }
+        read_entries(in, c.neighbors);
         pairs[{lower, higher}].add(std::move(c));
       }
     });
@@ -201,17 +198,11 @@ std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& g
     int part;
     std::vector<std::pair<int, Word>> neighbors;  // (graph node, weight)
   };
-  const auto read_neighbors = [](RecordReader& in, Member& m) {
-    for (Word d = in.next(); d > 0; --d) {
-      const int u = in.next_int();
-      m.neighbors.emplace_back(u, in.next());
-    }
-  };
   for (int round = 0; round < kGroupRounds; ++round) {
     const std::vector<Word> neighbor_part =
         neighbor_values(exchange, graph, std::vector<Word>(part.begin(), part.end()));
-    // Every vertex to its part's coordinator: {part, id, m, m x (neighbor, weight)}, and
-    // the parts it touches: {-1 - other part} once each.
+    // Every vertex to its part's coordinator: {part, id, m, m x (neighbor, weight),
+    // m, m x the neighbor's part}.
     for (std::size_t i = 0; i < n; ++i) {
       auto& out = exchange.to(graph.blocks.owner(part[i]));
       out.insert(out.end(), {part[i], graph.ids[i], static_cast<Word>(graph.offsets[i + 1] - graph.offsets[i])});
@@ -228,7 +219,7 @@ std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& g
         Member m;
         m.part = in.next_int();
         m.id = in.next_int();
-        read_neighbors(in, m);
+        read_entries(in, m.neighbors);
         for (Word d = in.next(); d > 0; --d) {
           const int other = in.next_int();
           if (other != m.part) adjacent[m.part][other] = 1;  // any adjacent parts: the salt picks
@@ -274,7 +265,7 @@ std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& g
         Member m;
         m.id = in.next_int();
         m.part = in.next_int();
-        read_neighbors(in, m);
+        read_entries(in, m.neighbors);
         groups[g].push_back(std::move(m));
       }
     });

@@ -59,6 +59,13 @@ void sort_and_merge(std::vector<std::pair<int, Word>>& entries, int self) {
   entries.resize(kept);
 }
 
+void read_entries(RecordReader& in, std::vector<std::pair<int, Word>>& entries) {
+  for (Word m = in.next(); m > 0; --m) {
+    const int target = in.next_int();
+    entries.emplace_back(target, in.next());
+  }
+}
+
 void append_vertex(HeldGraph& graph, int id, const std::vector<std::pair<int, Word>>& entries) {
   graph.ids.push_back(id);
   for (const auto& [target, weight] : entries) {
@@ -143,11 +150,7 @@ Level contract(RecordExchange& exchange, const Level& fine, const std::vector<in
     for (RecordReader in(words); in.more();) {
       const int representative = in.next_int();
       merged_size[representative] = in.next();
-      auto& entries = merged_in[representative];
-      for (Word d = in.next(); d > 0; --d) {
-        const int target = in.next_int();
-        entries.emplace_back(target, in.next());
-      }
+      read_entries(in, merged_in[representative]);
     }
   });
 

@@ -50,6 +50,10 @@ std::vector<Word> neighbor_values(RecordExchange& exchange, const HeldGraph& gra
 // parallel entries merged with their weights summed.
 void sort_and_merge(std::vector<std::pair<int, Word>>& entries, int self);
 
+// Reads an entry list as records carry it, {m, m x (target, weight)}, and
+// appends it to `entries`.
+void read_entries(RecordReader& in, std::vector<std::pair<int, Word>>& entries);
+
 // Appends vertex `id` (above every id held so far) with `entries` as its list.
 void append_vertex(HeldGraph& graph, int id, const std::vector<std::pair<int, Word>>& entries);
 

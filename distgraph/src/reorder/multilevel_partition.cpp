@@ -41,6 +41,26 @@ Level finest_level(const HeldGraph& given) {
 
 using Shares = std::vector<Share>;
 
+// Shares travel as {vertex, k, k x (part, count)}.
+void post_shares(RecordExchange& exchange, int rank, int vertex, const Shares& shares) {
+  auto& out = exchange.to(rank);
+  out.insert(out.end(), {vertex, static_cast<Word>(shares.size())});
+  for (const Share& share : shares) out.insert(out.end(), {share.part, share.count});
+}
+
+// Delivers this round and appends each received vertex's shares to result[its index in `graph`].
+void receive_shares(RecordExchange& exchange, const HeldGraph& graph, std::vector<Shares>& result) {
+  exchange.deliver([&](std::span<const Word> words) {
+    for (RecordReader in(words); in.more();) {
+      Shares& shares = result[index_of(graph, in.next_int())];
+      for (Word k = in.next(); k > 0; --k) {
+        const int part = in.next_int();
+        shares.push_back({part, in.next()});
+      }
+    }
+  });
+}
+
 // Rank 0 gathers the coarsest level and the capacities, splits the coarse
 // graph into parts of exactly the capacities and sends each vertex its shares.
 std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, const Level& level,
@@ -68,10 +88,7 @@ std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, 
       const int id = in.next_int();
       const Word size = in.next();
       std::vector<std::pair<int, Word>> entries;
-      for (Word d = in.next(); d > 0; --d) {
-        const int target = in.next_int();
-        entries.emplace_back(target, in.next());
-      }
+      read_entries(in, entries);
       vertices.emplace_back(id, size, std::move(entries));
     }
   });
@@ -92,22 +109,10 @@ std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, 
     }
     const auto shares =
         partition_into_shares(partitioner_graph(static_cast<int>(ids.size()), edges), sizes, capacities);
-    for (std::size_t v = 0; v < ids.size(); ++v) {
-      auto& to = exchange.to(graph.blocks.owner(ids[v]));
-      to.insert(to.end(), {ids[v], static_cast<Word>(shares[v].size())});
-      for (const Share& share : shares[v]) to.insert(to.end(), {share.part, share.count});
-    }
+    for (std::size_t v = 0; v < ids.size(); ++v) post_shares(exchange, graph.blocks.owner(ids[v]), ids[v], shares[v]);
   }
   std::vector<Shares> result(graph.ids.size());
-  exchange.deliver([&](std::span<const Word> words) {
-    for (RecordReader in(words); in.more();) {
-      Shares& shares = result[index_of(graph, in.next_int())];
-      for (Word k = in.next(); k > 0; --k) {
-        const int part = in.next_int();
-        shares.push_back({part, in.next()});
-      }
-    }
-  });
+  receive_shares(exchange, graph, result);
   return result;
 }
 
@@ -129,20 +134,11 @@ std::vector<Shares> project(RecordExchange& exchange, const Level& coarse, const
       if (share.count > kept) rest.push_back({share.part, share.count - kept});
       room -= kept;
     }
-    if (coarse.partner[i] < 0) continue;
-    auto& to = exchange.to(fine.graph.blocks.owner(coarse.partner[i]));
-    to.insert(to.end(), {coarse.partner[i], static_cast<Word>(rest.size())});
-    for (const Share& share : rest) to.insert(to.end(), {share.part, share.count});
-  }
-  exchange.deliver([&](std::span<const Word> words) {
-    for (RecordReader in(words); in.more();) {
-      Shares& shares = result[index_of(fine.graph, in.next_int())];
-      for (Word k = in.next(); k > 0; --k) {
-        const int part = in.next_int();
-        shares.push_back({part, in.next()});
-      }
+    if (coarse.partner[i] >= 0) {
+      post_shares(exchange, fine.graph.blocks.owner(coarse.partner[i]), coarse.partner[i], rest);
     }
-  });
+  }
+  receive_shares(exchange, fine.graph, result);
   return result;
 }
 
@@ -182,7 +178,7 @@ std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGr
     shares = project(exchange, levels[l], levels[l - 1], std::move(shares));
   std::vector<int> part(shares.size());
   for (std::size_t i = 0; i < part.size(); ++i) part[i] = shares[i].front().part;  // one share of one graph node
-  // Swaps first (cheap rounds for the boundary layer), then whole pairs of parts.
+  // Swaps first (cheap rounds for the boundary layer), then whole groups of parts.
   part = refine_by_swaps(comm, exchange, levels.front().graph, std::move(part));
   return repartition_groups(exchange, levels.front().graph, std::move(part), effort);
 }
