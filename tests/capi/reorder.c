@@ -6,6 +6,7 @@
  * sources; both below the gather limit and, with distopo_reorder_gather_limit
  * = 1, through the distributed multilevel mapping. */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "capi_check.h"
@@ -107,6 +108,7 @@ static void check_result(MPI_Comm graph, const char* how) {
 
 /* Both constructors with `info`, then the same mapping from both. */
 static void run(int rank, int size, MPI_Info info, const char* path) {
+  char how[64];
   int ranks[2], weights[2];
   const int degree = ring_neighbors(rank, ranks, weights);
   /* The edge from the next graph node arrives with its weight to its previous. */
@@ -115,7 +117,8 @@ static void run(int rank, int size, MPI_Info info, const char* path) {
   expect_error_class(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, ranks, in_weights, degree, ranks, weights,
                                                     info, 1, &adjacent),
                      MPI_SUCCESS, "MPI_Dist_graph_create_adjacent");
-  check_result(adjacent, path);
+  snprintf(how, sizeof how, "adjacent, %s", path);
+  check_result(adjacent, how);
 
   /* Scattered: rank r names the out-edges of graph node r + 1. */
   const int source = (rank + 1) % size;
@@ -125,7 +128,8 @@ static void run(int rank, int size, MPI_Info info, const char* path) {
   expect_error_class(
       MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &out_degree, out, out_weights, info, 1, &scattered),
       MPI_SUCCESS, "MPI_Dist_graph_create");
-  check_result(scattered, path);
+  snprintf(how, sizeof how, "scattered, %s", path);
+  check_result(scattered, how);
 
   /* Same input, same mapping. */
   int first = -1, second = -1;

@@ -1,6 +1,6 @@
 #pragma once
-// The serial half of the dist-graph reordering, run by the rank that holds
-// the whole graph: which process each graph node goes to.
+// The dist-graph reordering below the gather limit, once rank 0 holds the
+// whole graph: which process each graph node goes to.
 #include <mpi.h>
 
 #include <cstdint>

@@ -104,12 +104,12 @@ std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exch
   std::array<std::int64_t, 2> crossing{0, 0};
   for (std::size_t e = 0; e < own.destinations.size(); ++e) {
     const int d = own.destinations[e];
+    if (d == rank) continue;  // a self-loop never crosses
     const std::int64_t w = own.weighted ? own.destination_weights[e] : 1;
     const auto it = std::lower_bound(heard.begin(), heard.end(), std::array<int, 3>{d, INT_MIN, INT_MIN});
     // A destination that did not name this rank as a source (inconsistent
     // adjacent lists) counts as crossing for both.
     const bool known = it != heard.end() && (*it)[0] == d;
-    if (d == rank) continue;
     if (!known || (*it)[1] != layout.node) crossing[0] += w;
     if (!known || (*it)[2] != part) crossing[1] += w;
   }
