@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "dist_graph_testing.hpp"
@@ -123,8 +124,28 @@ TEST(DistGraphCreate, TorusWithDiagonalsKeepsMultiEdgesAndSelfLoops) {
   EXPECT_EQ(distopo::dist_graph_neighbors_count(graph).outdegree, 8);
 }
 
-// Random edges named by arbitrary ranks; both implementations must give every
-// rank the same multiset of (neighbor, weight).
+// Both implementations must give every rank the same multiset of
+// (neighbor, weight) for these arrays.
+void expect_graph_same_as_mpich(const std::vector<int>& sources, const std::vector<int>& degrees,
+                                const std::vector<int>& destinations, const std::vector<int>& weights, bool weighted,
+                                const std::string& what) {
+  const int n = static_cast<int>(sources.size());
+  const int* weight_arg = weighted ? (weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data()) : MPI_UNWEIGHTED;
+  MPI_Comm reference = MPI_COMM_NULL;
+  ASSERT_EQ(PMPI_Dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(), weight_arg,
+                                   MPI_INFO_NULL, 0, &reference),
+            MPI_SUCCESS);
+  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(),
+                                          weights.data(), {.weighted = weighted});
+  const Lists mpich = mpich_lists(reference);
+  const Lists ours = distopo_lists(graph);
+  EXPECT_EQ(sorted(mpich.in), ours.in) << what;
+  EXPECT_EQ(sorted(mpich.out), ours.out) << what;
+  EXPECT_EQ(mpich.weighted, ours.weighted);
+  MPI_Comm_free(&reference);
+}
+
+// Random edges named by arbitrary ranks.
 void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_weight = 5) {
   const int size = world_size();
   const int rank = world_rank();
@@ -142,19 +163,7 @@ void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_w
       weights.push_back(any_weight(random));
     }
   }
-  const int* weight_arg = weighted ? (weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data()) : MPI_UNWEIGHTED;
-  MPI_Comm reference = MPI_COMM_NULL;
-  ASSERT_EQ(PMPI_Dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(), weight_arg,
-                                   MPI_INFO_NULL, 0, &reference),
-            MPI_SUCCESS);
-  Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(),
-                                          weights.data(), {.weighted = weighted});
-  const Lists mpich = mpich_lists(reference);
-  const Lists ours = distopo_lists(graph);
-  EXPECT_EQ(sorted(mpich.in), ours.in) << "seed " << seed;
-  EXPECT_EQ(sorted(mpich.out), ours.out) << "seed " << seed;
-  EXPECT_EQ(mpich.weighted, ours.weighted);
-  MPI_Comm_free(&reference);
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, weighted, "seed " + std::to_string(seed));
 }
 
 TEST(DistGraphCreate, RandomGraphsMatchMpichWeighted) {
@@ -171,6 +180,33 @@ TEST(DistGraphCreate, RandomGraphsMatchMpichUnweighted) {
 TEST(DistGraphCreate, LargeRandomGraphMatchesMpich) { expect_same_as_mpich(7, 4000, true); }
 TEST(DistGraphCreate, LargeRandomGraphWithWideWeightsMatchesMpich) { expect_same_as_mpich(9, 4000, true, INT_MAX); }
 TEST(DistGraphCreate, LargeRandomGraphUnweightedMatchesMpich) { expect_same_as_mpich(11, 4000, false); }
+
+// A heavy multigraph travels as tallied ends (each distinct edge once, with
+// its count), distinct edges one by one: here even ranks give 6000 edges
+// over a few (rank, weight) values, odd ranks 6000 edges of distinct weights,
+// so most ranks receive both kinds and merge them, on the counting path
+// (unweighted, narrow weights) and the sorting paths (wide weights).
+TEST(DistGraphCreate, TalliedAndSingleEndsTogetherMatchMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  for (const bool weighted : {true, false}) {
+    for (const int wide : {0, 1}) {
+      std::mt19937 random(static_cast<unsigned>(rank * 31 + wide));
+      std::vector<int> sources, degrees, destinations, weights;
+      for (int entry = 0; entry < 3; ++entry) {
+        sources.push_back(static_cast<int>(random() % static_cast<unsigned>(size)));
+        degrees.push_back(2000);
+        for (int j = 0; j < 2000; ++j) {
+          destinations.push_back(static_cast<int>(random() % static_cast<unsigned>(size)));
+          const int distinct = (rank * 6000 + entry * 2000 + j) * (wide ? 97 : 1);
+          weights.push_back(rank % 2 == 0 ? static_cast<int>(random() % 3) : distinct);
+        }
+      }
+      expect_graph_same_as_mpich(sources, degrees, destinations, weights, weighted,
+                                 std::string(weighted ? "weighted" : "unweighted") + (wide ? ", wide" : ""));
+    }
+  }
+}
 
 // 300 edges per rank take the comparison sort, 6000 the counting sort.
 class TwoCreates : public testing::TestWithParam<int> {};

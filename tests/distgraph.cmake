@@ -25,6 +25,8 @@ distopo_add_mpi_test(dist_graph_reorder_test SOURCES dist_graph_reorder_test.cpp
                      LIBS distopo_distgraph distopo_cart distopo_neighbor PROCS ${DISTOPO_TEST_PROCS} 16)
 distopo_add_unit_test(peer_buckets_test SOURCES peer_buckets_test.cpp LIBS distopo_distgraph)
 target_include_directories(peer_buckets_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
+distopo_add_unit_test(edge_lists_test SOURCES edge_lists_test.cpp LIBS distopo_distgraph Kokkos::kokkos)
+target_include_directories(edge_lists_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
 # An application that starts Kokkos with its own thread count before MPI and
 # finalizes it after: distopo uses it as it is.
 distopo_add_mpi_test(kokkos_application_test SOURCES kokkos_application_test.cpp

@@ -36,7 +36,7 @@ void expect_grouped_by_owner(int self, const std::vector<OwnedKey>& input) {
   }
   std::vector<EdgeKey> expected_own = {42};
   expected_own.insert(expected_own.end(), expected[self].begin(), expected[self].end());
-  EXPECT_EQ(std::vector<EdgeKey>(own.keys().begin(), own.keys().end()), expected_own);
+  EXPECT_EQ(std::vector<EdgeKey>(own.items().begin(), own.items().end()), expected_own);
 
   const auto messages = buckets.messages();
   ASSERT_EQ(messages.size(), first_seen.size());

@@ -62,9 +62,9 @@ std::optional<LocalError> check_both_sides(MPI_Comm channel, const DistGraphTopo
   for (std::size_t i = 0; i < record.sources.size(); ++i) {
     declared.push_back(in_end(record.sources[i], record.source_weights, record.weighted, i));
   }
-  sort_keys(received.keys());
+  sort_keys(received.items());
   sort_keys(declared);
-  const std::span<const EdgeKey> got = received.keys();
+  const std::span<const EdgeKey> got = received.items();
   if (std::ranges::equal(got, declared)) return std::nullopt;
   // Name the first edge that differs.
   const auto [r, d] = std::ranges::mismatch(got, declared);

@@ -3,8 +3,8 @@
 // locally with the same checks and messages: dist_graph_create's standard
 // arrays (ArrayEdges) or list of Edge (ListEdges), and one direction of
 // dist_graph_create_adjacent's lists (AdjacentSide). validate() returns the
-// first bad value; for_each() visits (source, destination, weight) of valid
-// input.
+// first bad value; for_each(visit) visits (source, destination, weight) of
+// valid input until visit returns false.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -122,8 +122,16 @@ class ArrayEdges {
     std::int64_t j = 0;
     for (int i = 0; i < n_; ++i) {
       const int source = sources_[i];
-      for (int k = 0; k < degrees_[i]; ++k, ++j) visit(source, destinations_[j], weighted_ ? weights_[j] : 1);
+      for (int k = 0; k < degrees_[i]; ++k, ++j) {
+        if (!visit(source, destinations_[j], weighted_ ? weights_[j] : 1)) return;
+      }
     }
+  }
+
+  [[nodiscard]] std::int64_t edge_count() const {
+    std::int64_t total = 0;
+    for (int i = 0; i < n_; ++i) total += degrees_[i];
+    return total;
   }
 
  private:
@@ -163,8 +171,12 @@ class ListEdges {
 
   template <class Visit>
   void for_each(Visit&& visit) const {
-    for (const Edge& edge : edges_) visit(edge.source, edge.destination, weighted_ ? edge.weight : 1);
+    for (const Edge& edge : edges_) {
+      if (!visit(edge.source, edge.destination, weighted_ ? edge.weight : 1)) return;
+    }
   }
+
+  [[nodiscard]] std::int64_t edge_count() const { return static_cast<std::int64_t>(edges_.size()); }
 
  private:
   std::span<const Edge> edges_;

@@ -5,10 +5,12 @@
 // is a std::bad_alloc the constructors turn into MPI_ERR_NO_MEM on every rank
 // in every build: AddressSanitizer's operator new aborts instead of
 // throwing, while its malloc returns null (allocator_may_return_null=1).
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <new>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,51 +36,68 @@ struct MallocAllocator {
 
 using EdgeKeys = std::vector<EdgeKey, MallocAllocator<EdgeKey>>;
 
-// The keys a rank stores: its own, then each message as it arrives, whose
-// count nobody knows beforehand. Grown to the exact size with realloc, never
-// geometrically: a vector would hold up to twice the keys (and copy them once
-// more while growing), and large blocks grow by remapping their pages
-// (glibc's mremap), not by copying. Nothing is zero-filled before the
-// message overwrites it.
-class KeyBuffer {
- public:
-  KeyBuffer() = default;
-  KeyBuffer(const KeyBuffer&) = delete;
-  KeyBuffer& operator=(const KeyBuffer&) = delete;
-  ~KeyBuffer() { std::free(keys_); }
+// What a rank stores while the ends arrive (its own ends, then each message,
+// whose count nobody knows beforehand), and what it buckets to send. Grown to
+// the exact size with realloc, never geometrically: a vector would hold up to
+// twice the items (and copy them once more while growing), and large blocks
+// grow by remapping their pages (glibc's mremap), not by copying. Nothing is
+// zero-filled before the message overwrites it.
+template <class T>
+class GrowingBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "moved with realloc");
 
-  // Room for `capacity` keys in all; throws std::bad_alloc, keeping the keys.
+ public:
+  GrowingBuffer() = default;
+  GrowingBuffer(const GrowingBuffer&) = delete;
+  GrowingBuffer& operator=(const GrowingBuffer&) = delete;
+  GrowingBuffer(GrowingBuffer&& other) noexcept
+      : items_(std::exchange(other.items_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  GrowingBuffer& operator=(GrowingBuffer&& other) noexcept {
+    std::swap(items_, other.items_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+  ~GrowingBuffer() { std::free(items_); }
+
+  // Room for `capacity` items in all; throws std::bad_alloc, keeping the items.
   void reserve(std::size_t capacity) {
     if (capacity <= capacity_) return;
-    if (capacity > std::numeric_limits<std::size_t>::max() / sizeof(EdgeKey)) throw std::bad_array_new_length();
-    void* grown = std::realloc(keys_, capacity * sizeof(EdgeKey));
+    if (capacity > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    void* grown = std::realloc(items_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();
-    keys_ = static_cast<EdgeKey*>(grown);
+    items_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
-  // Appends `count` keys left for the caller to write; returns the first.
-  EdgeKey* append(std::size_t count) {
+  // Appends `count` items left for the caller to write; returns the first.
+  T* append(std::size_t count) {
     reserve(size_ + count);
-    return keys_ + std::exchange(size_, size_ + count);
+    return items_ + std::exchange(size_, size_ + count);
   }
-  void push_back(EdgeKey key) {
+  void push_back(const T& item) {
     if (size_ == capacity_) reserve(capacity_ < 8 ? 16 : 2 * capacity_);  // callers reserve first; this is the odd case
-    keys_[size_++] = key;
+    items_[size_++] = item;
   }
+  // Drops the items from `size` on, keeping the room.
+  void truncate(std::size_t size) { size_ = std::min(size, size_); }
   void release() {
-    std::free(std::exchange(keys_, nullptr));
+    std::free(std::exchange(items_, nullptr));
     size_ = capacity_ = 0;
   }
 
   [[nodiscard]] std::size_t size() const { return size_; }
-  [[nodiscard]] EdgeKey* data() { return keys_; }
-  [[nodiscard]] std::span<EdgeKey> keys() { return {keys_, size_}; }
-  [[nodiscard]] std::span<const EdgeKey> keys() const { return {keys_, size_}; }
+  [[nodiscard]] T* data() { return items_; }
+  [[nodiscard]] std::span<T> items() { return {items_, size_}; }
+  [[nodiscard]] std::span<const T> items() const { return {items_, size_}; }
 
  private:
-  EdgeKey* keys_ = nullptr;
+  T* items_ = nullptr;
   std::size_t size_ = 0;
   std::size_t capacity_ = 0;
 };
+
+using KeyBuffer = GrowingBuffer<EdgeKey>;
 
 }  // namespace distopo::detail

@@ -1,5 +1,7 @@
 #include "distopo/distgraph/key_sort.hpp"
 
+#include "radix_parts.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -33,67 +35,23 @@ struct Kokkos::reduction_identity<distopo::detail::OrAnd> {
 namespace distopo {
 namespace {
 
+using detail::ChunkCounts;
+using detail::Chunks;
+using detail::count_digits;
+using detail::Exec;
 using detail::OrAnd;
-using Exec = Kokkos::DefaultHostExecutionSpace;
+using detail::scan_counts;
+using detail::UnmanagedKeys;
+using detail::VaryingBits;
 using Keys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>;
-using UnmanagedKeys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-using ChunkCounts = Kokkos::View<std::size_t**, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
 // Up to this many keys (32 KiB, the L1 cache) a comparison sort wins: the
 // radix passes' histograms and Kokkos dispatch cost more than they save.
 constexpr std::size_t kComparisonSortLimit = 4096;
-// Enough keys per chunk that a chunk's histogram is cheap next to its work.
-constexpr std::size_t kMinKeysPerChunk = 1 << 14;
 // Widest digit of a radix pass: 2048 counters (16 KiB) stay in L1.
 constexpr unsigned kMaxDigitBits = 11;
 // Widest packed key the counting sort takes (its counters: 512 KiB at most).
 constexpr unsigned kMaxCountingBits = 16;
-
-// The bits in which not all keys agree, as runs of adjacent bits, packed into
-// the low bits of one number and back. Keys differ only there, so the packed
-// values order the keys as the keys themselves do, in as few bits as the
-// input needs: for edge keys the direction bit, the low bits of the rank and
-// of the weight (about 8 bits at P = 16 with weights below 8).
-class VaryingBits {
- public:
-  VaryingBits(std::uint64_t common, std::uint64_t varying) : common_(common & ~varying) {
-    for (unsigned bit = 0; bit < 64;) {
-      if (((varying >> bit) & 1U) == 0) {
-        ++bit;
-        continue;
-      }
-      const unsigned width = static_cast<unsigned>(std::countr_one(varying >> bit));
-      runs_[run_count_++] = {bit, width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1, width_};
-      width_ += width;
-      bit += width;
-    }
-  }
-
-  [[nodiscard]] KOKKOS_INLINE_FUNCTION unsigned width() const { return width_; }
-
-  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::uint64_t pack(std::uint64_t key) const {
-    std::uint64_t packed = 0;
-    for (unsigned r = 0; r < run_count_; ++r) packed |= ((key >> runs_[r].shift) & runs_[r].mask) << runs_[r].offset;
-    return packed;
-  }
-
-  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::uint64_t unpack(std::uint64_t packed) const {
-    std::uint64_t key = common_;
-    for (unsigned r = 0; r < run_count_; ++r) key |= ((packed >> runs_[r].offset) & runs_[r].mask) << runs_[r].shift;
-    return key;
-  }
-
- private:
-  struct Run {
-    unsigned shift;  // lowest bit of the run in the key
-    std::uint64_t mask;
-    unsigned offset;  // lowest bit of the run in the packed value
-  };
-  std::uint64_t common_;
-  std::array<Run, 32> runs_{};  // runs are separated by constant bits: 32 at most
-  unsigned run_count_ = 0;
-  unsigned width_ = 0;
-};
 
 KeyBits key_bits(const UnmanagedKeys& keys) {
   OrAnd masks;
@@ -113,41 +71,6 @@ KeyBits key_bits(const UnmanagedKeys& keys) {
 }
 
 VaryingBits packing_of(const KeyBits& bits) { return VaryingBits(bits.all(), bits.any() ^ bits.all()); }
-
-// Chunks of the keys that count (and scatter) in parallel.
-struct Chunks {
-  std::size_t count;
-  std::size_t size;
-  explicit Chunks(std::size_t n)
-      : count(std::clamp<std::size_t>(n / kMinKeysPerChunk, 1, static_cast<std::size_t>(Exec().concurrency()))),
-        size((n + count - 1) / count) {}
-  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::size_t begin(std::size_t chunk) const { return chunk * size; }
-  [[nodiscard]] KOKKOS_INLINE_FUNCTION std::size_t end(std::size_t chunk, std::size_t n) const {
-    return (chunk + 1) * size < n ? (chunk + 1) * size : n;
-  }
-};
-
-// counts(chunk, d): keys of `chunk` whose digit is d.
-template <class Digit>
-void count_digits(const UnmanagedKeys& keys, const Chunks& chunks, const ChunkCounts& counts, Digit digit) {
-  const std::size_t n = keys.extent(0);
-  const std::size_t radix = counts.extent(1);
-  Kokkos::parallel_for("distopo::sort_keys::count", Kokkos::RangePolicy<Exec>(0, chunks.count), [=](std::size_t chunk) {
-    for (std::size_t d = 0; d < radix; ++d) counts(chunk, d) = 0;
-    for (std::size_t i = chunks.begin(chunk), end = chunks.end(chunk, n); i < end; ++i) ++counts(chunk, digit(keys(i)));
-  });
-  Exec().fence();
-}
-
-// Exclusive scan, digit-major then chunk: chunks keep their keys' order,
-// which makes each pass stable. Returns the total.
-std::size_t scan_counts(const ChunkCounts& counts) {
-  std::size_t running = 0;
-  for (std::size_t d = 0; d < counts.extent(1); ++d) {
-    for (std::size_t chunk = 0; chunk < counts.extent(0); ++chunk) running += std::exchange(counts(chunk, d), running);
-  }
-  return running;
-}
 
 // Whether the counting sort takes these keys: no more counters than keys,
 // so its memory stays O(n).
@@ -253,27 +176,30 @@ void sort_keys(std::span<std::uint64_t> keys) {
   }
 }
 
+bool for_each_counted_key(std::span<const std::uint64_t> keys, const KeyBits& key_bits,
+                          const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
+  const std::size_t n = keys.size();
+  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) return false;
+  const VaryingBits bits = packing_of(key_bits);
+  if (!countable(n, bits)) return false;
+  std::optional<ChunkCounts> counts;
+  try {
+    // count_values only reads through the view.
+    counts = count_values(UnmanagedKeys(const_cast<std::uint64_t*>(keys.data()), n), bits);
+  } catch (const std::bad_alloc&) {
+    return false;  // sort_keys needs no memory when there is none
+  }
+  for (std::size_t value = 0; value < counts->extent(1); ++value) {
+    if ((*counts)(0, value) > 0) visit(bits.unpack(value), (*counts)(0, value));
+  }
+  return true;
+}
+
 void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& key_bits,
                          const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
-  const std::size_t n = keys.size();
-  if (n > kComparisonSortLimit && Kokkos::is_initialized()) {
-    const VaryingBits bits = packing_of(key_bits);
-    if (countable(n, bits)) {
-      std::optional<ChunkCounts> counts;
-      try {
-        counts = count_values(UnmanagedKeys(keys.data(), n), bits);
-      } catch (const std::bad_alloc&) {
-        // sort_keys below needs no memory when there is none
-      }
-      if (counts) {
-        for (std::size_t value = 0; value < counts->extent(1); ++value) {
-          if ((*counts)(0, value) > 0) visit(bits.unpack(value), (*counts)(0, value));
-        }
-        return;
-      }
-    }
-  }
+  if (for_each_counted_key(keys, key_bits, visit)) return;
   sort_keys(keys);
+  const std::size_t n = keys.size();
   for (std::size_t first = 0; first < n;) {
     std::size_t end = first + 1;
     while (end < n && keys[end] == keys[first]) ++end;

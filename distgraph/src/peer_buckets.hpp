@@ -26,7 +26,8 @@ namespace distopo::detail {
 // of each edge).
 class PeerSlots {
  public:
-  std::uint32_t slot(int owner) {
+  // Inlined: it runs once or twice per edge.
+  [[gnu::always_inline]] std::uint32_t slot(int owner) {
     Entry* entry = find(owner);
     if (entry->owner < 0) [[unlikely]] entry = insert(owner);
     return entry->slot;
@@ -40,7 +41,7 @@ class PeerSlots {
   };
 
   // The entry of `owner`, or the free entry where it belongs.
-  Entry* find(int owner) {
+  [[gnu::always_inline]] Entry* find(int owner) {
     const std::size_t mask = table_.size() - 1;
     // Fibonacci hashing: ranks are often consecutive, their products are not.
     std::size_t i = (static_cast<std::size_t>(static_cast<unsigned>(owner)) * 0x9E3779B97F4A7C15ULL) >> shift_;
@@ -70,7 +71,8 @@ class PeerSlots {
 
 class PeerBuckets {
  public:
-  // `for_each_key(emit)` calls emit(owner, key) for every key. It runs twice
+  // `for_each_key(emit)` calls emit(owner, key) for every key (emit returns
+  // true: go on). It runs twice
   // (count, then fill) and must emit the same keys both times. Keys whose
   // owner is `self` are appended to `own`: `self` takes slot 0 and is filled
   // like any peer, so the per-key loops have no branch on the owner.
@@ -86,6 +88,7 @@ class PeerBuckets {
       if (slot == counts.size()) [[unlikely]]
         counts.push_back(0);
       ++counts[slot];
+      return true;
     });
     std::vector<int> owners = slots.take_owners();
     peers_.assign(owners.begin() + 1, owners.end());
@@ -95,7 +98,10 @@ class PeerBuckets {
     cursor[0] = own.append(counts[0]);
     EdgeKey* const first = keys_.append(offsets_.back());
     for (std::size_t peer = 0; peer < peers_.size(); ++peer) cursor[peer + 1] = first + offsets_[peer];
-    for_each_key([&](int owner, EdgeKey key) { *cursor[slots.slot(owner)]++ = key; });
+    for_each_key([&](int owner, EdgeKey key) {
+      *cursor[slots.slot(owner)]++ = key;
+      return true;
+    });
   }
 
   // A peer whose message would exceed INT_MAX keys (the limit of one message).
@@ -110,7 +116,7 @@ class PeerBuckets {
     std::vector<OutgoingMessage<EdgeKey>> messages;
     messages.reserve(peers_.size());
     for (std::size_t peer = 0; peer < peers_.size(); ++peer) {
-      messages.push_back({peers_[peer], keys_.keys().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
+      messages.push_back({peers_[peer], keys_.items().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
     }
     return messages;
   }

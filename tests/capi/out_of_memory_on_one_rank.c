@@ -2,8 +2,12 @@
  * the last rank limits its address space to what it uses plus room for MPI,
  * then edges are declared towards it, more than it can hold: its own (it
  * fails while bucketing them, before the exchange), then the other ranks'
- * (it fails while receiving them). Every rank must return MPI_ERR_NO_MEM,
- * nobody may wait, and the communicator must work afterwards. */
+ * (it fails while receiving them). The edges carry distinct weights, so that
+ * every end travels on its own. Every rank must return MPI_ERR_NO_MEM,
+ * nobody may wait, and the communicator must work afterwards.
+ * Last, the same edges unweighted: all alike, they travel as one tallied end
+ * with its count, the lists fit, and what no longer fits is MPICH's own copy
+ * of them (the native topology): every rank must return the same error. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +35,11 @@ static rlim_t mapped_bytes(void) {
 }
 
 static int rank, size, limited;
-static int* destinations;
+static int *destinations, *weights;
 
 /* Every rank declares `degree` edges to the last rank; the last rank gets too
- * little memory for its part. */
-static void create_beyond_memory(int degree, const char* what) {
+ * little memory for its part. Returns the error class. */
+static int create_beyond_memory(int degree, const int* edge_weights, int expected_class, const char* what) {
   struct rlimit original;
   getrlimit(RLIMIT_AS, &original);
   if (rank == limited) {
@@ -45,12 +49,16 @@ static void create_beyond_memory(int degree, const char* what) {
   }
   const int source = rank;
   MPI_Comm graph = MPI_COMM_WORLD;
-  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, MPI_UNWEIGHTED,
+  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, edge_weights,
                                        MPI_INFO_NULL, 0, &graph);
   if (rank == limited) setrlimit(RLIMIT_AS, &original);
-  expect_error_class(rc, MPI_ERR_NO_MEM, what);
+  int error_class = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+  if (expected_class != MPI_SUCCESS) expect_error_class(rc, expected_class, what);
+  CHECK(rc != MPI_SUCCESS, "%s: no error", what);
   CHECK(graph == MPI_COMM_NULL, "%s: output communicator not MPI_COMM_NULL", what);
   if (rc == MPI_SUCCESS) MPI_Comm_free(&graph);
+  return error_class;
 }
 
 int main(int argc, char** argv) {
@@ -61,12 +69,27 @@ int main(int argc, char** argv) {
   limited = size - 1;
 
   destinations = malloc(sizeof(int) * kIncomingEdges);
-  CHECK(destinations != NULL, "no memory for the input");
-  if (destinations == NULL) return capi_finish();
-  for (int i = 0; i < kIncomingEdges; ++i) destinations[i] = limited;
+  weights = malloc(sizeof(int) * kIncomingEdges);
+  CHECK(destinations != NULL && weights != NULL, "no memory for the input");
+  if (destinations == NULL || weights == NULL) return capi_finish();
+  for (int i = 0; i < kIncomingEdges; ++i) {
+    destinations[i] = limited;
+    weights[i] = i;
+  }
 
-  create_beyond_memory(rank == limited ? kOwnEdges : 0, "out of memory before the exchange");
-  if (size > 1) create_beyond_memory(rank == limited ? 0 : kIncomingEdges, "out of memory during the exchange");
+  create_beyond_memory(rank == limited ? kOwnEdges : 0, weights, MPI_ERR_NO_MEM, "out of memory before the exchange");
+  if (size > 1) {
+    create_beyond_memory(rank == limited ? 0 : kIncomingEdges, weights, MPI_ERR_NO_MEM,
+                         "out of memory during the exchange");
+  }
+  int classes[2];
+  classes[0] = create_beyond_memory(rank == limited ? kOwnEdges : 0, MPI_UNWEIGHTED, MPI_SUCCESS,
+                                    "out of memory in the native topology");
+  classes[1] = -classes[0];
+  MPI_Allreduce(MPI_IN_PLACE, classes, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECK(classes[0] == -classes[1], "out of memory in the native topology: error classes %d to %d", -classes[1],
+        classes[0]);
+  free(weights);
   free(destinations);
 
   /* Nothing is left behind: a small graph on the same communicator works. */

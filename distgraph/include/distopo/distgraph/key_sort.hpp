@@ -35,11 +35,17 @@ class KeyBits {
   std::uint64_t all_ = ~std::uint64_t{0};
 };
 
-// Calls visit(key, count) for every distinct key of `keys` in ascending
-// order, `count` being how often it occurs; `bits` must have seen every key.
-// Few distinct values (up to 16 varying bits, the usual case for edge keys)
-// are counted and never written: `keys` then stays as it was. Otherwise
-// `keys` is sorted first (as sort_keys does) and read in runs.
+// When the keys have few distinct values (up to 16 varying bits, the usual
+// case for edge keys of a few ranks), calls visit(key, count) for every
+// distinct key in ascending order, `count` being how often it occurs, and
+// returns true; the keys are counted, never written. Otherwise (or without
+// memory for the counters) visits nothing and returns false: sort_keys is
+// the way then. `bits` must have seen every key.
+bool for_each_counted_key(std::span<const std::uint64_t> keys, const KeyBits& bits,
+                          const std::function<void(std::uint64_t key, std::size_t count)>& visit);
+
+// visit(key, count) for every distinct key in ascending order, whichever way:
+// counted as above, or `keys` sorted (as sort_keys does) and read in runs.
 void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& bits,
                          const std::function<void(std::uint64_t key, std::size_t count)>& visit);
 

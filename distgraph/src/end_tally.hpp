@@ -1,0 +1,185 @@
+#pragma once
+// Repeated edges sent once each with their multiplicity. A heavy graph on few
+// ranks is a multigraph: 10^6 edges per rank among 16 ranks with a handful of
+// weights (or MPI_UNWEIGHTED) repeat every edge thousands of times, and each
+// copy's two ends would be written, sent, received and counted. When a
+// rank's distinct edges are few, each end goes out once as (end, count) and
+// the receiver merges these tallies into its lists. The edges of large sparse
+// graphs rarely repeat: there the tally gives up after a bounded number of
+// distinct edges and the ends go out one by one (PeerBuckets).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "distopo/core/sparse_exchange.hpp"
+#include "distopo/distgraph/edge_key.hpp"
+#include "edge_keys.hpp"
+#include "peer_buckets.hpp"
+
+namespace distopo::detail {
+
+struct TalliedEnd {
+  EdgeKey key;
+  std::uint64_t count;
+};
+
+// First word of a message of tallied ends: [header, key, count, key, count,
+// ...]. Bit 63 is never set in an edge key, so no message of single ends
+// starts with it.
+inline constexpr EdgeKey kTallyHeader = EdgeKey{1} << 63;
+
+inline bool is_tally_message(std::span<const EdgeKey> message) {
+  return !message.empty() && message.front() == kTallyHeader;
+}
+
+// The (key, count) pairs of a tally message.
+inline std::size_t tallied_end_count(std::span<const EdgeKey> message) { return (message.size() - 1) / 2; }
+inline TalliedEnd tallied_end(std::span<const EdgeKey> message, std::size_t i) {
+  return {message[1 + 2 * i], message[2 + 2 * i]};
+}
+
+class EndTally {
+ public:
+  // Counts the distinct edges (source, destination, weight) that
+  // `input.for_each` visits, or nullopt when there are more than
+  // `max_distinct`: the walk stops there, so giving up costs at most that many
+  // table insertions. One lookup per edge, not per end: distinct edges have
+  // distinct ends. This rank's own ends are added to `own`.
+  template <class Input>
+  static std::optional<EndTally> of(int self, const Input& input, std::size_t max_distinct,
+                                    GrowingBuffer<TalliedEnd>& own) {
+    if (max_distinct == 0) return std::nullopt;
+    Table table;
+    bool gave_up = false;
+    input.for_each([&](int source, int destination, int weight) {
+      if (table.add({source, destination, weight}, max_distinct)) return true;
+      gave_up = true;
+      return false;
+    });
+    if (gave_up) return std::nullopt;
+    return EndTally(self, table, own);
+  }
+
+  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
+    std::vector<OutgoingMessage<EdgeKey>> messages;
+    messages.reserve(peers_.size());
+    for (std::size_t peer = 0; peer < peers_.size(); ++peer) {
+      messages.push_back({peers_[peer], words_.items().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
+    }
+    return messages;
+  }
+
+ private:
+  struct Edge {
+    int source;
+    int destination;
+    int weight;
+    friend bool operator==(const Edge&, const Edge&) = default;
+  };
+
+  // Open addressing on the edge, probed linearly; at most half full.
+  class Table {
+   public:
+    struct Entry {
+      Edge edge{};
+      std::uint64_t count = 0;  // 0: free
+    };
+
+    // False when `edge` is new and `max_distinct` edges are counted already.
+    bool add(const Edge& edge, std::size_t max_distinct) {
+      Entry* entry = find(edge);
+      if (entry->count > 0) {
+        ++entry->count;
+        return true;
+      }
+      if (distinct_ == max_distinct) return false;
+      if (2 * (distinct_ + 1) > entries_.size()) {
+        grow();
+        entry = find(edge);
+      }
+      *entry = {edge, 1};
+      ++distinct_;
+      return true;
+    }
+
+    [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
+
+   private:
+    Entry* find(const Edge& edge) {
+      const std::size_t mask = entries_.size() - 1;
+      std::uint64_t mixed = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.destination)) << 32 |
+                             static_cast<std::uint32_t>(edge.weight)) ^
+                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.source)) * 0x9E3779B97F4A7C15ULL);
+      mixed *= 0xBF58476D1CE4E5B9ULL;
+      std::size_t i = mixed >> shift_;
+      while (entries_[i].count > 0 && !(entries_[i].edge == edge)) i = (i + 1) & mask;
+      return &entries_[i];
+    }
+
+    void grow() {
+      std::vector<Entry> old = std::exchange(entries_, std::vector<Entry>(2 * entries_.size()));
+      shift_ -= 1;
+      for (const Entry& entry : old) {
+        if (entry.count > 0) *find(entry.edge) = entry;
+      }
+    }
+
+    static constexpr unsigned kInitialBits = 8;
+    std::vector<Entry> entries_ = std::vector<Entry>(std::size_t{1} << kInitialBits);
+    unsigned shift_ = 64 - kInitialBits;
+    std::size_t distinct_ = 0;
+  };
+
+  // Both ends of every distinct edge, as one message per peer (peers in the
+  // table's order, which depends on the input only): the header, then
+  // (key, count) pairs.
+  EndTally(int self, const Table& table, GrowingBuffer<TalliedEnd>& own) {
+    const auto for_each_end = [&table](auto&& visit) {
+      for (const Table::Entry& entry : table.entries()) {
+        if (entry.count == 0) continue;
+        const Edge& edge = entry.edge;
+        visit(edge.source, pack_edge(EdgeDirection::out, edge.destination, edge.weight), entry.count);
+        visit(edge.destination, pack_edge(EdgeDirection::in, edge.source, edge.weight), entry.count);
+      }
+    };
+    PeerSlots slots;
+    slots.slot(self);
+    std::vector<std::size_t> pairs(1, 0);
+    for_each_end([&](int owner, EdgeKey, std::uint64_t) {
+      const std::uint32_t slot = slots.slot(owner);
+      if (slot == pairs.size()) pairs.push_back(0);
+      ++pairs[slot];
+    });
+    const std::size_t peers = pairs.size() - 1;
+    offsets_.assign(peers + 1, 0);
+    for (std::size_t peer = 0; peer < peers; ++peer) offsets_[peer + 1] = offsets_[peer] + 1 + 2 * pairs[peer + 1];
+    std::vector<EdgeKey*> cursor(pairs.size());
+    EdgeKey* const first = words_.append(offsets_.back());
+    for (std::size_t peer = 0; peer < peers; ++peer) {
+      cursor[peer + 1] = first + offsets_[peer];
+      *cursor[peer + 1]++ = kTallyHeader;
+    }
+    TalliedEnd* own_end = own.append(pairs[0]);
+    for_each_end([&](int owner, EdgeKey key, std::uint64_t count) {
+      const std::uint32_t slot = slots.slot(owner);
+      if (slot == 0) {
+        *own_end++ = {key, count};
+        return;
+      }
+      *cursor[slot]++ = key;
+      *cursor[slot]++ = count;
+    });
+    peers_ = slots.take_owners();
+    peers_.erase(peers_.begin());
+  }
+
+  std::vector<int> peers_;
+  std::vector<std::size_t> offsets_;
+  KeyBuffer words_;
+};
+
+}  // namespace distopo::detail

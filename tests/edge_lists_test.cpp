@@ -1,0 +1,195 @@
+// From edge ends to neighbor lists (dist_graph_create's last step), on every
+// path: few distinct ends counted, many grouped by neighbor and their weights
+// sorted per group, the rest sorted whole; tallied ends (sent once with a
+// count) merged into any of them. And the tally itself: each distinct edge
+// once with its multiplicity, giving up beyond its limit.
+#include <gtest/gtest.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <map>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "distopo/distgraph.hpp"
+#include "edge_input.hpp"
+#include "edge_lists.hpp"
+#include "end_tally.hpp"
+
+namespace {
+
+using distopo::EdgeDirection;
+using distopo::EdgeKey;
+using distopo::detail::TalliedEnd;
+
+class EdgeLists : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!Kokkos::is_initialized()) Kokkos::initialize();
+  }
+};
+
+struct Ends {
+  std::vector<EdgeKey> single;
+  std::vector<TalliedEnd> tallied;
+};
+
+// What the lists must be: every end as often as it occurs, sorted.
+distopo::DistGraphTopology expected_lists(const Ends& ends, bool weighted) {
+  std::vector<EdgeKey> all = ends.single;
+  for (const TalliedEnd& end : ends.tallied) all.insert(all.end(), end.count, end.key);
+  std::sort(all.begin(), all.end());
+  distopo::DistGraphTopology lists;
+  lists.weighted = weighted;
+  for (const EdgeKey key : all) {
+    const bool in = distopo::edge_direction(key) == EdgeDirection::in;
+    (in ? lists.sources : lists.destinations).push_back(distopo::edge_rank(key));
+    if (weighted) (in ? lists.source_weights : lists.destination_weights).push_back(distopo::edge_weight(key));
+  }
+  return lists;
+}
+
+// The constructor's order: room taken as the ends arrive, then the lists
+// written into it, which must not move them.
+void expect_lists_like_sorting(Ends ends, bool weighted, const char* what) {
+  const distopo::DistGraphTopology expected = expected_lists(ends, weighted);
+  distopo::detail::ListRoom room(weighted);
+  ASSERT_EQ(room.add(std::span<const EdgeKey>(ends.single)), 0) << what;
+  ASSERT_EQ(room.add(std::span<const TalliedEnd>(ends.tallied)), 0) << what;
+  distopo::DistGraphTopology record = room.take();
+  const int* sources_room = record.sources.data();
+  const int* destinations_room = record.destinations.data();
+  const distopo::KeyBits bits = [&] {
+    distopo::KeyBits seen;
+    for (const EdgeKey key : ends.single) seen.add(key);
+    return seen;
+  }();
+  const distopo::DistGraphTopology lists =
+      distopo::detail::write_lists(ends.single, bits, ends.tallied, weighted, std::move(record));
+  EXPECT_EQ(lists.sources, expected.sources) << what;
+  EXPECT_EQ(lists.destinations, expected.destinations) << what;
+  EXPECT_EQ(lists.source_weights, expected.source_weights) << what;
+  EXPECT_EQ(lists.destination_weights, expected.destination_weights) << what;
+  EXPECT_EQ(lists.weighted, weighted) << what;
+  if (!expected.sources.empty()) {
+    EXPECT_EQ(lists.sources.data(), sources_room) << what << ": sources moved";
+  }
+  if (!expected.destinations.empty()) {
+    EXPECT_EQ(lists.destinations.data(), destinations_room) << what << ": destinations moved";
+  }
+}
+
+// n ends of random direction, rank below `ranks`, weight below `weights`
+// (times `weight_step`, so that the weights differ in high bits only).
+std::vector<EdgeKey> random_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights,
+                                 int weight_step = 1) {
+  std::vector<EdgeKey> keys(n);
+  for (EdgeKey& key : keys) {
+    key = distopo::pack_edge(random() % 2 ? EdgeDirection::out : EdgeDirection::in,
+                             static_cast<int>(random() % static_cast<unsigned>(ranks)),
+                             static_cast<int>(random() % static_cast<unsigned>(weights)) * weight_step);
+  }
+  return keys;
+}
+
+std::vector<TalliedEnd> random_tallies(std::mt19937_64& random, std::size_t n, int ranks, int weights) {
+  std::vector<TalliedEnd> tallied;
+  for (const EdgeKey key : random_ends(random, n, ranks, weights)) tallied.push_back({key, 1 + random() % 300});
+  return tallied;
+}
+
+TEST_F(EdgeLists, EveryPathGivesTheSortedLists) {
+  std::mt19937_64 random(3);
+  for (const bool weighted : {true, false}) {
+    const int weight_limit = weighted ? 1 << 30 : 1;
+    const auto weights = [&](int w) { return weighted ? w : 1; };
+    expect_lists_like_sorting({}, weighted, "nothing");
+    expect_lists_like_sorting({random_ends(random, 300, 5, weights(1000)), {}}, weighted, "below 4096: std::sort");
+    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), {}}, weighted, "few values: counted");
+    expect_lists_like_sorting({random_ends(random, 20000, 8, weight_limit), {}}, weighted,
+                              "wide weights: grouped by neighbor, weights radix-sorted");
+    expect_lists_like_sorting({random_ends(random, 20000, 8, weights(2000), 1 << 20), {}}, weighted,
+                              "weights differing in high bits only");
+    expect_lists_like_sorting({random_ends(random, 20000, 250, weight_limit), {}}, weighted,
+                              "small groups: std::sort per group");
+    expect_lists_like_sorting({random_ends(random, 5000, 1 << 20, weight_limit), {}}, weighted,
+                              "more neighbors than ends: sorted whole");
+    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), random_tallies(random, 40, 16, 4)},
+                              weighted, "counted, with tallies");
+    expect_lists_like_sorting({random_ends(random, 20000, 8, weight_limit), random_tallies(random, 40, 8, 1000)},
+                              weighted, "wide, with tallies: sorted whole and merged");
+    expect_lists_like_sorting({{}, random_tallies(random, 500, 30, 1000)}, weighted, "only tallies");
+  }
+  // Equal keys single and tallied: the same end, counted together.
+  const EdgeKey key = distopo::pack_edge(EdgeDirection::in, 3, 7);
+  expect_lists_like_sorting({std::vector<EdgeKey>(5000, key), {{key, 4}, {key, 2}}}, true, "one end everywhere");
+}
+
+// ListEdges with a count of the edges visited, to see where a tally stops.
+struct CountedWalk {
+  distopo::detail::ListEdges edges;
+  mutable std::size_t visited = 0;
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    edges.for_each([&](int source, int destination, int weight) {
+      ++visited;
+      return visit(source, destination, weight);
+    });
+  }
+};
+
+TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
+  const int self = 2;
+  std::mt19937 random(5);
+  std::vector<distopo::Edge> edges;
+  for (int i = 0; i < 30000; ++i) {
+    edges.push_back({static_cast<int>(random() % 4), static_cast<int>(random() % 6), static_cast<int>(random() % 3)});
+  }
+  // (owner, key) -> count, as bucketing would send them one by one.
+  std::map<std::pair<int, EdgeKey>, std::uint64_t> expected;
+  for (const distopo::Edge& e : edges) {
+    ++expected[{e.source, distopo::pack_edge(EdgeDirection::out, e.destination, e.weight)}];
+    ++expected[{e.destination, distopo::pack_edge(EdgeDirection::in, e.source, e.weight)}];
+  }
+
+  distopo::detail::GrowingBuffer<TalliedEnd> own;
+  const auto tally =
+      distopo::detail::EndTally::of(self, distopo::detail::ListEdges(edges, true), 4 * 6 * 3, own);
+  ASSERT_TRUE(tally.has_value());
+  std::map<std::pair<int, EdgeKey>, std::uint64_t> got;
+  for (const TalliedEnd& end : own.items()) got[{self, end.key}] += end.count;
+  for (const auto& message : tally->messages()) {
+    EXPECT_NE(message.destination, self);
+    ASSERT_TRUE(distopo::detail::is_tally_message(message.payload));
+    ASSERT_EQ(message.payload.size() % 2, 1U);
+    for (std::size_t i = 0; i < distopo::detail::tallied_end_count(message.payload); ++i) {
+      const TalliedEnd end = distopo::detail::tallied_end(message.payload, i);
+      EXPECT_EQ(got.count({message.destination, end.key}), 0U) << "each end once per message";
+      got[{message.destination, end.key}] += end.count;
+    }
+  }
+  EXPECT_EQ(got, expected);
+}
+
+TEST(EndTally, GivesUpBeyondItsLimitWithoutWalkingOn) {
+  std::vector<distopo::Edge> edges;
+  for (int i = 0; i < 1000; ++i) edges.push_back({0, 1, i});  // every edge distinct
+  distopo::detail::GrowingBuffer<TalliedEnd> own;
+  const CountedWalk walk{distopo::detail::ListEdges(edges, true)};
+  EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 100, own).has_value());
+  EXPECT_EQ(walk.visited, 101U) << "the walk stops at the first edge over the limit";
+  EXPECT_EQ(own.size(), 0U);
+  EXPECT_TRUE(distopo::detail::EndTally::of(0, walk, 1000, own).has_value()) << "exactly at the limit";
+  EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 0, own).has_value()) << "limit 0: not tried";
+}
+
+TEST(EndTally, MessagesOfSingleEndsNeverLookTallied) {
+  // The largest key there is: no direction, rank or weight sets bit 63.
+  const EdgeKey largest = distopo::pack_edge(EdgeDirection::out, 2147483647, 2147483647);
+  const std::vector<EdgeKey> single = {largest};
+  EXPECT_FALSE(distopo::detail::is_tally_message(single));
+  EXPECT_FALSE(distopo::detail::is_tally_message({}));
+}
+
+}  // namespace
