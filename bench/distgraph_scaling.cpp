@@ -46,6 +46,11 @@ struct Settings {
   double warmup_seconds = 1.0;
   std::string impl = "both";
   bool unweighted = false;
+  // "repeated": the family's weights (1-4, a function of the two ranks), so a
+  // heavy graph on few ranks repeats every edge; "distinct": a different
+  // weight for each of a rank's edges, in no order, so no edge end repeats
+  // (the path of large sparse graphs).
+  std::string weights = "repeated";
   bool fresh_comm = false;  // every timed create on a new duplicate of MPI_COMM_WORLD
   unsigned seed = 1;
 };
@@ -148,13 +153,23 @@ int max_indegree(const bench::LocalEdges& edges) {
   return indegree;
 }
 
+bench::LocalEdges edges_of(const Settings& settings, const std::string& family, int rank, int size) {
+  bench::LocalEdges edges =
+      bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree);
+  if (settings.weights == "distinct") {
+    // i -> i * odd mod 2^30 is one-to-one: distinct weights in no particular order.
+    for (std::size_t i = 0; i < edges.weights.size(); ++i) {
+      edges.weights[i] = 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU);
+    }
+  }
+  return edges;
+}
+
 // Creates and frees graphs of the first family with both implementations
 // until `warmup_seconds` have passed on every rank.
 void warm_up_process(const Settings& settings, int rank, int size) {
   if (settings.families.empty()) return;
-  const bench::LocalEdges edges =
-      bench::make_family(settings.families.front(), rank, size, settings.edges_per_rank, settings.seed,
-                         settings.max_degree);
+  const bench::LocalEdges edges = edges_of(settings, settings.families.front(), rank, size);
   const double start = MPI_Wtime();
   for (double elapsed = 0; elapsed < settings.warmup_seconds;) {
     for (Impl impl : {Impl::distopo, Impl::mpich}) {
@@ -168,8 +183,7 @@ void warm_up_process(const Settings& settings, int rank, int size) {
 
 // Runs one family; returns false if distopo's neighbors differ from MPICH's.
 bool run_family(const Settings& settings, const std::string& family, int rank, int size) {
-  const bench::LocalEdges edges =
-      bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree);
+  const bench::LocalEdges edges = edges_of(settings, family, rank, size);
   const bool weighted = !settings.unweighted;
   std::vector<Impl> impls;
   if (settings.impl != "mpich") impls.push_back(Impl::distopo);
@@ -208,6 +222,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"min_time_s", *std::min_element(times[k].begin(), times[k].end())},
                              {"reps", settings.reps},
                              {"weighted", weighted},
+                             {"weights", settings.weights},
                              {"fresh_comm", settings.fresh_comm},
                              {"indegree_max", indegree_max}};
       const double heap = median(heaps[k]);
@@ -248,6 +263,9 @@ int main(int argc, char** argv) {
   app.add_option("--impl", settings.impl, "distopo, mpich or both")->check(CLI::IsMember({"distopo", "mpich", "both"}));
   app.add_option("--seed", settings.seed, "seed of the random families");
   app.add_flag("--unweighted", settings.unweighted, "pass MPI_UNWEIGHTED");
+  app.add_option("--weights", settings.weights,
+                 "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: no edge end repeats")
+      ->check(CLI::IsMember({"repeated", "distinct"}));
   app.add_flag("--fresh-comm", settings.fresh_comm,
                "time every create on a new duplicate of MPI_COMM_WORLD (a program's first create on a communicator)");
   int rank = 0;
