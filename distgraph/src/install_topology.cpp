@@ -1,8 +1,5 @@
 #include "install_topology.hpp"
 
-#include <optional>
-
-#include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
@@ -30,25 +27,8 @@ Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record) {
       native_weights(record.source_weights, record.weighted), static_cast<int>(record.destinations.size()),
       record.destinations.data(), native_weights(record.destination_weights, record.weighted), MPI_INFO_NULL, 0,
       &native);
-  // MPICH allocates its copy of the lists after the collective part of the
-  // call, so a rank without memory for it fails alone: the ranks agree on
-  // the outcome before anyone keeps a communicator.
-  std::optional<LocalError> failed;
-  if (rc != MPI_SUCCESS) {
-    try {
-      check_mpi(rc, "MPI_Dist_graph_create_adjacent (the native topology)");
-    } catch (const Error& error) {
-      failed = LocalError{error.error_class(), rank_prefix("dist_graph_create", comm_rank(base)) + error.what()};
-    }
-  }
-  try {
-    agree_on_error(base, failed);
-  } catch (const Error&) {
-    if (native != MPI_COMM_NULL) PMPI_Comm_free(&native);
-    if (base_is_ours) PMPI_Comm_free(&base);
-    throw;
-  }
   if (base_is_ours) PMPI_Comm_free(&base);
+  check_mpi(rc, "MPI_Dist_graph_create_adjacent");
   Comm result = Comm::adopt(native);
 #else
   Comm result = base_is_ours ? Comm::adopt(base) : copy_without_attributes(base);
