@@ -42,9 +42,9 @@ auto edge_ends(const Input& input) {
   };
 }
 
-// Below this many edges the tally is not tried: bucketing them costs
-// microseconds, and small inputs rarely repeat an edge.
-constexpr std::int64_t kMinEdgesToTally = 2048;
+// Below this many edges the tally is not tried: a handful of ends costs
+// less to send one by one than to count.
+constexpr std::int64_t kMinEdgesToTally = 256;
 // The tally is kept when the distinct edges are at most this share of the
 // edges (a tallied end is two words, a single end one) and at most this many
 // (the table then stays within a few MiB, and giving up costs at most this
