@@ -32,11 +32,16 @@ std::string bytes(const nlohmann::json& value) {
 int main() {
   // (family, edges per rank, P): sizes of one family together, by P.
   std::map<std::tuple<std::string, int, int>, Row> rows;
+  bool any_distinct = false;
   std::string line;
   while (std::getline(std::cin, line)) {
     const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!record.is_object() || !record.contains("impl") || !record.contains("family")) continue;
-    Row& row = rows[{record["family"].get<std::string>(), record.value("edges_per_rank", 0), record["P"].get<int>()}];
+    // Graphs without repeated edge ends (--weights distinct) are marked "*".
+    const bool distinct = record.value("weights", std::string("repeated")) == "distinct";
+    any_distinct = any_distinct || distinct;
+    const std::string family = record["family"].get<std::string>() + (distinct ? "*" : "");
+    Row& row = rows[{family, record.value("edges_per_rank", 0), record["P"].get<int>()}];
     (record["impl"] == "distopo" ? row.distopo : row.mpich) = record;
   }
   if (rows.empty()) {
@@ -58,6 +63,7 @@ int main() {
     auto [it, inserted] = extremes.try_emplace({family, edges}, row, row);
     if (!inserted) it->second.second = row;
   }
+  if (any_distinct) std::printf("*: weights all different (--weights distinct), so no edge end repeats\n");
   std::printf("\nextra heap per rank, smallest P -> largest P (fixed edges per rank):\n");
   for (const auto& [key, pair] : extremes) {
     const auto& [low, high] = pair;

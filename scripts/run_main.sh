@@ -5,8 +5,9 @@
 # built, how long it took and how much heap per rank it needed.
 # Ends with a plot of the study (time and heap per rank versus P).
 # Usage: bash scripts/run_main.sh [process counts...]   (default: 2 4 8 16)
-# Then one heavy row per family whose size grows with the edges (10^6 edges
-# per rank at P = 4; docs/design/heavy-graphs.md).
+# Then two heavy rows per family whose size grows with the edges (10^6 edges
+# per rank at P = 4, the family's weights and distinct weights;
+# docs/design/heavy-graphs.md).
 # Raw JSON lines are kept in build-release/scaling.jsonl (heavy rows:
 # scaling_heavy.jsonl), the plot in build-release/scaling.png.
 set -euo pipefail
@@ -30,9 +31,14 @@ for p in "${counts[@]}"; do
 done
 heavy="$build/scaling_heavy.jsonl"
 echo "== distgraph_scaling, 10^6 edges per rank on 4 local ranks"
-# 5 repetitions and 2 warm-up creates: one create takes tenths of a second at this size.
-mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \
-  --edges-per-rank 1000000 --reps 5 --warmup 2 | tee "$heavy"
+# 5 repetitions and 2 warm-up creates: one create takes tenths of a second at
+# this size. The families' own weights repeat every edge thousands of times
+# at this size; with distinct weights no edge end repeats.
+: > "$heavy"
+for weights in repeated distinct; do
+  mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \
+    --edges-per-rank 1000000 --reps 5 --warmup 2 --weights "$weights" | tee -a "$heavy"
+done
 echo
 echo "== summary (times: max over ranks, median over repetitions)"
 cat "$results" "$heavy" | "$build/bench/scaling_report"
