@@ -3,9 +3,9 @@
 # builds Kokkos with OpenMP from Debian's sources (scripts/kokkos_openmp.sh,
 # cached), builds distopo against it with warnings as errors (RelWithDebInfo
 # as in scripts/test.sh, in its own build directory) and runs the key sort,
-# distributed-graph, Kokkos lifetime and install tests with 2 OpenMP threads
-# per rank, then the Kokkos lifetime test without OMP_NUM_THREADS (the thread
-# count distopo picks). Not part of scripts/test.sh: it adds a Kokkos build
+# edge-list, distributed-graph, Kokkos lifetime and install tests with 2
+# OpenMP threads per rank, then the Kokkos lifetime test without
+# OMP_NUM_THREADS (the thread count distopo picks). Not part of scripts/test.sh: it adds a Kokkos build
 # (under a minute of CPU) and a second distopo build.
 # Usage: bash scripts/test_openmp.sh [build dir]   (default: build-openmp)
 set -euo pipefail
@@ -24,6 +24,6 @@ cmake --build "$build" -j "$jobs"
 
 echo "== tests, OMP_NUM_THREADS=2"
 cd "$build"
-OMP_NUM_THREADS=2 ctest --output-on-failure -j "$jobs" -R 'key_sort|kokkos|dist_graph|install_consumer'
+OMP_NUM_THREADS=2 ctest --output-on-failure -j "$jobs" -R 'key_sort|edge_lists|kokkos|dist_graph|install_consumer'
 echo "== the thread count distopo picks for its own Kokkos, without OMP_NUM_THREADS"
 env -u OMP_NUM_THREADS -u KOKKOS_NUM_THREADS ctest --output-on-failure -j "$jobs" -R kokkos_lifecycle

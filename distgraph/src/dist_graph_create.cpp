@@ -115,13 +115,15 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
       return room.add(message);
     }
     const std::size_t first = tallied.size();
+    int verdict = 0;
     try {
       detail::TalliedEnd* end = tallied.append(detail::tallied_end_count(message));
       for (std::size_t i = 0; i < detail::tallied_end_count(message); ++i) *end++ = detail::tallied_end(message, i);
     } catch (const std::bad_alloc&) {
-      return detail::ListRoom::kNoMemory;
+      verdict = detail::ListRoom::kNoMemory;
     }
     own.truncate(received_until);
+    if (verdict != 0) return verdict;
     return room.add(std::span<const detail::TalliedEnd>(tallied.items().subspan(first)));
   };
   const ExchangeVerdicts verdicts{

@@ -195,17 +195,4 @@ bool for_each_counted_key(std::span<const std::uint64_t> keys, const KeyBits& ke
   return true;
 }
 
-void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& key_bits,
-                         const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
-  if (for_each_counted_key(keys, key_bits, visit)) return;
-  sort_keys(keys);
-  const std::size_t n = keys.size();
-  for (std::size_t first = 0; first < n;) {
-    std::size_t end = first + 1;
-    while (end < n && keys[end] == keys[first]) ++end;
-    visit(keys[first], end - first);
-    first = end;
-  }
-}
-
 }  // namespace distopo

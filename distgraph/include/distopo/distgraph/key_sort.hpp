@@ -44,9 +44,4 @@ class KeyBits {
 bool for_each_counted_key(std::span<const std::uint64_t> keys, const KeyBits& bits,
                           const std::function<void(std::uint64_t key, std::size_t count)>& visit);
 
-// visit(key, count) for every distinct key in ascending order, whichever way:
-// counted as above, or `keys` sorted (as sort_keys does) and read in runs.
-void for_each_sorted_run(std::span<std::uint64_t> keys, const KeyBits& bits,
-                         const std::function<void(std::uint64_t key, std::size_t count)>& visit);
-
 }  // namespace distopo
