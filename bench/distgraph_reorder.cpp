@@ -28,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -172,15 +173,16 @@ void mapping_only(const Settings& settings) {
     for (const int size : settings.graph_nodes) {
       for (const int k : settings.ranks_per_node) {
         const WholeGraph graph = rank == 0 ? whole_graph(bench::make_reorder_graph(family, size), k) : WholeGraph{};
-        std::vector<int> host;
+        std::optional<std::vector<int>> host;
         const Cost cost =
             cost_of([&] { host = distopo::detail::choose_hosts(MPI_COMM_WORLD, graph, effort_of(settings.effort)); });
         if (rank != 0) continue;
+        if (!host) throw std::runtime_error("no memory for the mapping");
         const nlohmann::json row{{"family", family},         {"P", size},
                                  {"ranks_per_node", k},      {"mode", "mapping_only"},
                                  {"path", "gathered"},       {"processes", distopo::comm_size(MPI_COMM_WORLD)},
                                  {"effort", settings.effort}};
-        print_mapping(graph, row, distopo::detail::crossing_weight(graph, host), cost, nlohmann::json::object());
+        print_mapping(graph, row, distopo::detail::crossing_weight(graph, *host), cost, nlohmann::json::object());
       }
     }
   }

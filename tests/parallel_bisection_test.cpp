@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "mpi_testing.hpp"
@@ -34,12 +35,12 @@ UndirectedGraph grid(int side) {
 std::vector<int> parts(const UndirectedGraph& graph, const std::vector<int>& capacities) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::vector<int> part =
-      distopo::detail::bisect_in_parallel(MPI_COMM_WORLD, rank == 0 ? graph : UndirectedGraph{}, capacities, 4);
-  if (rank == 0) {
-    distopo::detail::finish_exact(graph, capacities, part, distopo::detail::PartitionEffort::balanced);
-  }
-  return part;
+  std::optional<std::vector<int>> part = distopo::detail::bisect_in_parallel(
+      MPI_COMM_WORLD, rank == 0 ? std::optional<UndirectedGraph>(graph) : std::nullopt, capacities, 4);
+  EXPECT_EQ(part.has_value(), rank == 0);
+  if (!part) return {};
+  distopo::detail::finish_exact(graph, capacities, *part, distopo::detail::PartitionEffort::balanced);
+  return *part;
 }
 
 TEST(ParallelBisection, ExactSizesSameEveryCallAndALowCut) {
@@ -62,6 +63,23 @@ TEST(ParallelBisection, ExactSizesSameEveryCallAndALowCut) {
     if (capacities.size() == 16) {
       EXPECT_LT(distopo::detail::cut_weight(g, first), 480);
     }
+  }
+}
+
+// Rank 0 without a graph to give (it found no memory for it): the failure
+// travels down the tree of helpers and back, every rank returns, nobody
+// partitions; and the next call works as before.
+TEST(ParallelBisection, RankZeroWithoutTheGraphEndsEveryHelper) {
+  const UndirectedGraph g = grid(16);
+  const std::vector<int> capacities(8, 32);
+  const std::optional<std::vector<int>> part =
+      distopo::detail::bisect_in_parallel(MPI_COMM_WORLD, std::nullopt, capacities, 4);
+  EXPECT_FALSE(part.has_value());
+  const std::vector<int> after = parts(g, capacities);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    EXPECT_EQ(after.size(), 256U);
   }
 }
 

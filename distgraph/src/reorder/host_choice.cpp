@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <tuple>
 
 #include "distopo/core/comm.hpp"
@@ -68,17 +69,28 @@ std::vector<int> hosts_for(const WholeGraph& graph, const std::vector<int>& part
 
 }  // namespace
 
-std::vector<int> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort) {
+std::optional<std::vector<int>> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort) {
   const bool root = comm_rank(channel) == 0;
-  std::vector<int> capacities(static_cast<std::size_t>(graph.node_count), 0);
-  for (const int node : graph.node_of) ++capacities[static_cast<std::size_t>(node)];
   // Part i is sized for machine node i.
-  const UndirectedGraph undirected =
-      root ? partitioner_graph(static_cast<int>(graph.node_of.size()), graph.edges) : UndirectedGraph{};
-  std::vector<int> part = bisect_in_parallel(channel, undirected, capacities, cuts_per_bisection(effort));
-  if (!root) return {};
-  finish_exact(undirected, capacities, part, effort);
-  return hosts_for(graph, part);
+  std::vector<int> capacities;
+  std::optional<UndirectedGraph> undirected;
+  if (root) {
+    try {
+      capacities.assign(static_cast<std::size_t>(graph.node_count), 0);
+      for (const int node : graph.node_of) ++capacities[static_cast<std::size_t>(node)];
+      undirected = partitioner_graph(static_cast<int>(graph.node_of.size()), graph.edges);
+    } catch (const std::bad_alloc&) {
+      undirected.reset();  // the helpers hear of it and return
+    }
+  }
+  std::optional<std::vector<int>> part = bisect_in_parallel(channel, undirected, capacities, cuts_per_bisection(effort));
+  if (!root || !part) return std::nullopt;
+  try {
+    finish_exact(*undirected, capacities, *part, effort);
+    return hosts_for(graph, *part);
+  } catch (const std::bad_alloc&) {
+    return std::nullopt;
+  }
 }
 
 std::int64_t crossing_weight(const WholeGraph& graph, const std::vector<int>& host) {

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "exact_partition.hpp"
@@ -19,13 +20,14 @@ struct WholeGraph {
 };
 
 // host[v]: the process for graph node v, on rank 0 of `channel` (which holds
-// `graph`; empty elsewhere). Machine node i receives exactly as many graph
+// `graph`; nullopt elsewhere). Machine node i receives exactly as many graph
 // nodes as it has processes; the partition into machine nodes minimizes the
 // crossing weight: recursive bisection over the first ranks of `channel`
 // (parallel_bisection.hpp), then exact sizes and swaps (exact_partition.hpp).
 // Collective over `channel` (no other point-to-point traffic meanwhile).
-// Deterministic.
-std::vector<int> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort);
+// Deterministic. nullopt on rank 0 too when a rank ran out of memory on the
+// way (every rank still returns: the caller keeps the identity).
+std::optional<std::vector<int>> choose_hosts(MPI_Comm channel, const WholeGraph& graph, PartitionEffort effort);
 
 // The weight of the directed edges whose ends sit on different machine nodes
 // when graph node v runs on process host[v].

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <new>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +22,10 @@ namespace {
 
 constexpr int kRoot = 0;
 
-WholeGraph gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout) {
+// The whole graph on rank 0 (an empty one elsewhere), or nullopt on every
+// rank when rank 0 has no memory for it: rank 0 takes the room before the
+// edges travel and says whether it could (one broadcast), so nobody waits.
+std::optional<WholeGraph> gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout) {
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
   const int outdegree = static_cast<int>(own.destinations.size());
@@ -30,29 +35,38 @@ WholeGraph gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const
 
   std::vector<int> counts;
   std::vector<int> displacements;
+  std::vector<int> destinations;
+  std::vector<int> weights;
+  WholeGraph graph;
+  int room = 1;
   if (rank == kRoot) {
-    counts.resize(static_cast<std::size_t>(size));
-    displacements.resize(static_cast<std::size_t>(size));
-    for (int p = 0; p < size; ++p) counts[static_cast<std::size_t>(p)] = gathered[2 * static_cast<std::size_t>(p)];
-    std::exclusive_scan(counts.begin(), counts.end(), displacements.begin(), 0);
+    try {
+      counts.resize(static_cast<std::size_t>(size));
+      displacements.resize(static_cast<std::size_t>(size));
+      for (int p = 0; p < size; ++p) counts[static_cast<std::size_t>(p)] = gathered[2 * static_cast<std::size_t>(p)];
+      std::exclusive_scan(counts.begin(), counts.end(), displacements.begin(), 0);
+      const auto total = static_cast<std::size_t>(displacements.back() + counts.back());
+      destinations.resize(total);
+      weights.resize(own.weighted ? total : 0);
+      graph.node_of.resize(static_cast<std::size_t>(size));
+      graph.edges.reserve(total);
+    } catch (const std::bad_alloc&) {
+      room = 0;
+    }
   }
-  const std::size_t total = rank == kRoot ? static_cast<std::size_t>(displacements.back() + counts.back()) : 0;
-  std::vector<int> destinations(total);
+  check_mpi(MPI_Bcast(&room, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
+  if (room == 0) return std::nullopt;
   check_mpi(MPI_Gatherv(own.destinations.data(), outdegree, MPI_INT, destinations.data(), counts.data(),
                         displacements.data(), MPI_INT, kRoot, comm),
             "MPI_Gatherv");
-  std::vector<int> weights(own.weighted ? total : 0);
   if (own.weighted) {
     check_mpi(MPI_Gatherv(own.destination_weights.data(), outdegree, MPI_INT, weights.data(), counts.data(),
                           displacements.data(), MPI_INT, kRoot, comm),
               "MPI_Gatherv");
   }
 
-  WholeGraph graph;
   if (rank != kRoot) return graph;
   graph.node_count = layout.node_count;
-  graph.node_of.resize(static_cast<std::size_t>(size));
-  graph.edges.reserve(total);
   for (int p = 0; p < size; ++p) {
     graph.node_of[static_cast<std::size_t>(p)] = gathered[2 * static_cast<std::size_t>(p) + 1];
     const auto first = static_cast<std::size_t>(displacements[static_cast<std::size_t>(p)]);
@@ -220,26 +234,30 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
   if (edges > settings.gather_limit) return place_distributed(comm, own, layout, settings);
 
-  const WholeGraph graph = gather_whole_graph(comm, own, layout);
+  // Reordering is a hint: where rank 0 or a helper runs out of memory on the
+  // way, every rank keeps the identity instead of failing.
+  const std::optional<WholeGraph> graph = gather_whole_graph(comm, own, layout);
+  if (!graph) return std::nullopt;
   int moved = 0;
-  const std::vector<int> host = choose_hosts(private_channel(comm).comm, graph, settings.effort);
-  if (comm_rank(comm) == kRoot) {
-    std::vector<int> identity(static_cast<std::size_t>(size));
-    std::iota(identity.begin(), identity.end(), 0);
-    moved = crossing_weight(graph, host) < crossing_weight(graph, identity) ? 1 : 0;
+  const std::optional<std::vector<int>> host = choose_hosts(private_channel(comm).comm, *graph, settings.effort);
+  // Each process learns the graph node it hosts and the host of its own.
+  std::vector<int> pairs;
+  if (comm_rank(comm) == kRoot && host) {
+    try {
+      std::vector<int> identity(static_cast<std::size_t>(size));
+      std::iota(identity.begin(), identity.end(), 0);
+      moved = crossing_weight(*graph, *host) < crossing_weight(*graph, identity) ? 1 : 0;
+      if (moved != 0) pairs.resize(2 * static_cast<std::size_t>(size));
+    } catch (const std::bad_alloc&) {
+      moved = 0;
+    }
+    for (int v = 0; moved != 0 && v < size; ++v) {
+      pairs[2 * static_cast<std::size_t>((*host)[static_cast<std::size_t>(v)])] = v;
+      pairs[2 * static_cast<std::size_t>(v) + 1] = (*host)[static_cast<std::size_t>(v)];
+    }
   }
   check_mpi(MPI_Bcast(&moved, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
   if (moved == 0) return std::nullopt;
-
-  // Each process learns the graph node it hosts and the host of its own.
-  std::vector<int> pairs;
-  if (comm_rank(comm) == kRoot) {
-    pairs.resize(2 * static_cast<std::size_t>(size));
-    for (int v = 0; v < size; ++v) {
-      pairs[2 * static_cast<std::size_t>(host[static_cast<std::size_t>(v)])] = v;
-      pairs[2 * static_cast<std::size_t>(v) + 1] = host[static_cast<std::size_t>(v)];
-    }
-  }
   std::array<int, 2> mine{};
   check_mpi(MPI_Scatter(pairs.data(), 2, MPI_INT, mine.data(), 2, MPI_INT, kRoot, comm), "MPI_Scatter");
   return Placement{mine[0], mine[1]};

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <new>
 #include <numeric>
+#include <optional>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
@@ -16,13 +18,20 @@ enum Tag { kTask = 1, kResult = 2 };
 // among the bisection levels as METIS shares it in its own recursion.
 constexpr int kUfactor = 30;
 
-// A subgraph and the parts it is to be split into.
+// A subgraph and the parts it is to be split into, or the news that a rank
+// above ran out of memory.
 struct Task {
   std::vector<int> vertices;  // ids in the whole graph
   UndirectedGraph graph;      // induced, vertex i is vertices[i]
   int first_part = 0;
   std::vector<int> capacities;
+  bool failed = false;
 };
+
+// What a failed task or result is sent as: a packed task has at least five
+// words, a result an even number.
+const std::vector<int> kFailedWords{-1};
+bool failed_words(const std::vector<int>& words) { return words == kFailedWords; }
 
 int levels(std::size_t parts) {
   int l = 0;
@@ -92,6 +101,10 @@ std::vector<int> pack(const Task& task) {
 
 Task unpack(const std::vector<int>& words) {
   Task task;
+  if (failed_words(words)) {
+    task.failed = true;
+    return task;
+  }
   const auto n = static_cast<std::ptrdiff_t>(words[0]);
   const auto m = static_cast<std::ptrdiff_t>(words[1]);
   task.first_part = words[2];
@@ -143,49 +156,96 @@ int cuts_per_bisection(PartitionEffort effort) {
   return 8;
 }
 
-std::vector<int> bisect_in_parallel(MPI_Comm channel, const UndirectedGraph& graph, std::span<const int> capacities,
-                                    int cuts) {
+std::optional<std::vector<int>> bisect_in_parallel(MPI_Comm channel, const std::optional<UndirectedGraph>& graph,
+                                                   std::span<const int> capacities, int cuts) {
   const int rank = comm_rank(channel);
   const int helpers = bisection_helpers(comm_size(channel));
-  if (rank >= helpers) return {};
+  if (rank >= helpers) return std::nullopt;
 
   // Rank r > 0 gets its task from r - lowbit(r) and may hand halves on to
   // the lowbit(r) - 1 ranks after it (a binomial tree).
   Task task;
   int span = helpers;
   if (rank == kRoot) {
-    task.vertices.resize(static_cast<std::size_t>(graph.vertex_count()));
-    std::iota(task.vertices.begin(), task.vertices.end(), 0);
-    task.graph = graph;
-    task.capacities.assign(capacities.begin(), capacities.end());
+    task.failed = !graph.has_value();
+    if (graph) {
+      try {
+        task.vertices.resize(static_cast<std::size_t>(graph->vertex_count()));
+        std::iota(task.vertices.begin(), task.vertices.end(), 0);
+        task.graph = *graph;
+        task.capacities.assign(capacities.begin(), capacities.end());
+      } catch (const std::bad_alloc&) {
+        task.failed = true;
+      }
+    }
   } else {
     span = rank & -rank;
-    task = unpack(receive(channel, rank - span, kTask));
+    const std::vector<int> words = receive(channel, rank - span, kTask);
+    try {
+      task = unpack(words);
+    } catch (const std::bad_alloc&) {
+      task.failed = true;
+    }
   }
   for (; span > 1; span /= 2) {
-    if (task.capacities.size() <= 1) {  // nothing left to split: the helper gets an empty task
-      send(channel, pack(Task{{}, UndirectedGraph{{0}, {}, {}}, task.first_part, {}}), rank + span / 2, kTask);
+    const int helper = rank + span / 2;
+    if (task.failed) {
+      send(channel, kFailedWords, helper, kTask);
       continue;
     }
-    auto [left, right] = split(task, cuts);
-    send(channel, pack(right), rank + span / 2, kTask);
-    task = std::move(left);
+    if (task.capacities.size() <= 1) {  // nothing left to split: the helper gets an empty task
+      send(channel, pack(Task{{}, UndirectedGraph{{0}, {}, {}}, task.first_part, {}}), helper, kTask);
+      continue;
+    }
+    try {
+      auto [left, right] = split(task, cuts);
+      send(channel, pack(right), helper, kTask);
+      task = std::move(left);
+    } catch (const std::bad_alloc&) {
+      task.failed = true;  // the helper has received nothing yet
+      send(channel, kFailedWords, helper, kTask);
+    }
   }
-  const std::vector<int> part = finish(task, cuts);
+  std::vector<int> part;
+  if (!task.failed) {
+    try {
+      part = finish(task, cuts);
+    } catch (const std::bad_alloc&) {
+      task.failed = true;
+    }
+  }
 
   if (rank != kRoot) {
-    std::vector<int> words(task.vertices);
-    words.insert(words.end(), part.begin(), part.end());
+    std::vector<int> words = kFailedWords;
+    if (!task.failed) {
+      try {
+        words = task.vertices;
+        words.insert(words.end(), part.begin(), part.end());
+      } catch (const std::bad_alloc&) {
+        words = kFailedWords;
+      }
+    }
     send(channel, words, kRoot, kResult);
-    return {};
+    return std::nullopt;
   }
-  std::vector<int> whole(static_cast<std::size_t>(graph.vertex_count()), 0);
-  for (std::size_t i = 0; i < task.vertices.size(); ++i) whole[static_cast<std::size_t>(task.vertices[i])] = part[i];
-  for (int r = 1; r < helpers; ++r) {
+  bool failed = task.failed;
+  std::vector<int> whole;
+  if (!failed) {
+    try {
+      whole.assign(static_cast<std::size_t>(graph->vertex_count()), 0);
+      for (std::size_t i = 0; i < task.vertices.size(); ++i) whole[static_cast<std::size_t>(task.vertices[i])] = part[i];
+    } catch (const std::bad_alloc&) {
+      failed = true;
+    }
+  }
+  for (int r = 1; r < helpers; ++r) {  // every helper's result is received, failed or not
     const std::vector<int> words = receive(channel, MPI_ANY_SOURCE, kResult);
+    if (failed_words(words)) failed = true;
+    if (failed) continue;
     const std::size_t n = words.size() / 2;
     for (std::size_t i = 0; i < n; ++i) whole[static_cast<std::size_t>(words[i])] = words[n + i];
   }
+  if (failed) return std::nullopt;
   return whole;
 }
 

@@ -11,6 +11,7 @@
 // same `cuts`. Memory: each helper holds one subgraph at a time.
 #include <mpi.h>
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,8 +32,11 @@ int bisection_helpers(int size);
 // communicator that carries no other point-to-point traffic meanwhile);
 // other ranks return at once. `graph` and `capacities` are read on rank 0
 // only. Returns on rank 0 the proposed part of every vertex (sizes near the
-// capacities: finish with finish_exact), empty elsewhere. Deterministic.
-std::vector<int> bisect_in_parallel(MPI_Comm channel, const UndirectedGraph& graph, std::span<const int> capacities,
-                                    int cuts);
+// capacities: finish with finish_exact), nullopt elsewhere. Deterministic.
+// A helper that runs out of memory passes "failed" down the tree and to
+// rank 0 instead of its parts, so nobody waits; rank 0 then returns nullopt,
+// as it does when it has no graph to give (`graph` nullopt on rank 0).
+std::optional<std::vector<int>> bisect_in_parallel(MPI_Comm channel, const std::optional<UndirectedGraph>& graph,
+                                                   std::span<const int> capacities, int cuts);
 
 }  // namespace distopo::detail
