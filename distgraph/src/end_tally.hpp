@@ -7,7 +7,6 @@
 // the receiver merges these tallies into its lists. The edges of large sparse
 // graphs rarely repeat: there the tally gives up after a bounded number of
 // distinct edges and the ends go out one by one (PeerBuckets).
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -65,12 +64,7 @@ class EndTally {
   }
 
   [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
-    std::vector<OutgoingMessage<EdgeKey>> messages;
-    messages.reserve(peers_.size());
-    for (std::size_t peer = 0; peer < peers_.size(); ++peer) {
-      messages.push_back({peers_[peer], words_.items().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
-    }
-    return messages;
+    return peer_messages(peers_, offsets_, words_.items());
   }
 
  private:

@@ -69,6 +69,18 @@ class PeerSlots {
   std::vector<int> owners_;
 };
 
+// One message per peer: peer i gets words[offsets[i], offsets[i + 1]).
+inline std::vector<OutgoingMessage<EdgeKey>> peer_messages(std::span<const int> peers,
+                                                           std::span<const std::size_t> offsets,
+                                                           std::span<const EdgeKey> words) {
+  std::vector<OutgoingMessage<EdgeKey>> messages;
+  messages.reserve(peers.size());
+  for (std::size_t peer = 0; peer < peers.size(); ++peer) {
+    messages.push_back({peers[peer], words.subspan(offsets[peer], offsets[peer + 1] - offsets[peer])});
+  }
+  return messages;
+}
+
 class PeerBuckets {
  public:
   // `for_each_key(emit)` calls emit(owner, key) for every key (emit returns
@@ -113,12 +125,7 @@ class PeerBuckets {
   }
 
   [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
-    std::vector<OutgoingMessage<EdgeKey>> messages;
-    messages.reserve(peers_.size());
-    for (std::size_t peer = 0; peer < peers_.size(); ++peer) {
-      messages.push_back({peers_[peer], keys_.items().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
-    }
-    return messages;
+    return peer_messages(peers_, offsets_, keys_.items());
   }
 
  private:

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
+#include "address_space.h"
 #include "capi_check.h"
 
 /* What the limited rank may map beyond what it has mapped already: room for
@@ -21,16 +21,6 @@ static const rlim_t kHeadroom = 64u << 20;
  * (96 MiB of edge ends to bucket). During it: every other rank declares this
  * many to the last one (80 MiB to receive from each). */
 enum { kOwnEdges = 6 << 20, kIncomingEdges = 10 << 20 };
-
-static rlim_t mapped_bytes(void) {
-  unsigned long pages = 0;
-  FILE* statm = fopen("/proc/self/statm", "r");
-  if (statm != NULL) {
-    if (fscanf(statm, "%lu", &pages) != 1) pages = 0;
-    fclose(statm);
-  }
-  return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
-}
 
 static int rank, size, limited;
 static int *destinations, *weights;

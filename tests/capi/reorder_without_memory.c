@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
+#include "address_space.h"
 #include "capi_check.h"
 
 /* The gathered graph takes 16 bytes per edge on rank 0 (destination, and
@@ -18,16 +18,6 @@
  * 32 MiB, above what rank 0 may map beyond its own needs. */
 enum { kEdgesPerRank = 1 << 19 };
 static const rlim_t kHeadroom = 24u << 20;
-
-static rlim_t mapped_bytes(void) {
-  unsigned long pages = 0;
-  FILE* statm = fopen("/proc/self/statm", "r");
-  if (statm != NULL) {
-    if (fscanf(statm, "%lu", &pages) != 1) pages = 0;
-    fclose(statm);
-  }
-  return (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
-}
 
 static int rank, size;
 static int* destinations;
