@@ -153,21 +153,24 @@ TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
     ++expected[{e.destination, distopo::pack_edge(EdgeDirection::in, e.source, e.weight)}];
   }
 
-  distopo::detail::GrowingBuffer<TalliedEnd> own;
+  distopo::detail::KeyBuffer own;
   const auto tally =
       distopo::detail::EndTally::of(self, distopo::detail::ListEdges(edges, true), 4 * 6 * 3, own);
   ASSERT_TRUE(tally.has_value());
   std::map<std::pair<int, EdgeKey>, std::uint64_t> got;
-  for (const TalliedEnd& end : own.items()) got[{self, end.key}] += end.count;
+  const auto read = [&](int owner, std::span<const EdgeKey> words) {
+    ASSERT_TRUE(distopo::detail::is_tally_message(words));
+    ASSERT_EQ(words.size() % 2, 0U);
+    for (std::size_t i = 0; i < distopo::detail::tallied_end_count(words); ++i) {
+      const TalliedEnd end = distopo::detail::tallied_end(words, i);
+      EXPECT_EQ(got.count({owner, end.key}), 0U) << "each end once per message";
+      got[{owner, end.key}] += end.count;
+    }
+  };
+  read(self, own.items());  // this rank's own ends: the words of a tally message
   for (const auto& message : tally->messages()) {
     EXPECT_NE(message.destination, self);
-    ASSERT_TRUE(distopo::detail::is_tally_message(message.payload));
-    ASSERT_EQ(message.payload.size() % 2, 1U);
-    for (std::size_t i = 0; i < distopo::detail::tallied_end_count(message.payload); ++i) {
-      const TalliedEnd end = distopo::detail::tallied_end(message.payload, i);
-      EXPECT_EQ(got.count({message.destination, end.key}), 0U) << "each end once per message";
-      got[{message.destination, end.key}] += end.count;
-    }
+    read(message.destination, message.payload);
   }
   EXPECT_EQ(got, expected);
 }
@@ -175,7 +178,7 @@ TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
 TEST(EndTally, GivesUpBeyondItsLimitWithoutWalkingOn) {
   std::vector<distopo::Edge> edges;
   for (int i = 0; i < 1000; ++i) edges.push_back({0, 1, i});  // every edge distinct
-  distopo::detail::GrowingBuffer<TalliedEnd> own;
+  distopo::detail::KeyBuffer own;
   const CountedWalk walk{distopo::detail::ListEdges(edges, true)};
   EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 100, own).has_value());
   EXPECT_EQ(walk.visited, 101U) << "the walk stops at the first edge over the limit";

@@ -67,13 +67,13 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const int size = comm_size(comm);
 
   detail::KeyBuffer own;  // the ends this rank stores: its own, then those received
-  detail::GrowingBuffer<detail::TalliedEnd> tallied;  // the same, for ends that came with a count
+  detail::GrowingBuffer<detail::TalliedEnd> tallied;  // those that came with a count, moved out of `own`
   std::vector<OutgoingMessage<EdgeKey>> messages;
   std::optional<detail::EndTally> tally;
   std::optional<detail::PeerBuckets> buckets;
   std::optional<LocalError> error = local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
     if (auto invalid = input.validate(rank, size)) return invalid;
-    tally = detail::EndTally::of(rank, input, max_tallied_edges(input.edge_count()), tallied);
+    tally = detail::EndTally::of(rank, input, max_tallied_edges(input.edge_count()), own);
     if (tally) {
       messages = tally->messages();
       return std::nullopt;
@@ -91,24 +91,14 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     tally.reset();
     buckets.reset();
     own.release();
-    tallied.release();
   }
   detail::CreationAgreement agreement(error, options, rank, size, "weights");
   detail::ListRoom room(options.weighted);
-  if (!error) {
-    int verdict = room.add(std::span<const EdgeKey>(own.items()));
-    if (verdict == 0) verdict = room.add(std::span<const detail::TalliedEnd>(tallied.items()));
-    if (verdict != 0) {
-      error = verdict == detail::ListRoom::kNoMemory
-                  ? out_of_memory(kCaller, rank, "its neighbor lists")
-                  : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
-      agreement.record_error(rank);
-    }
-  }
-  // Messages arrive one at a time at the end of `own`; a tally moves on to
-  // `tallied`, so `own` keeps single ends only.
-  std::size_t received_until = own.size();
-  const auto accept_message = [&]() -> int {
+  // The words of `own` from `received_until` on (this rank's own ends, then
+  // each message as it arrives): single ends stay, a tally moves on to
+  // `tallied`; both are counted into the room. Returns the verdict.
+  std::size_t received_until = 0;
+  const auto take_ends = [&]() -> int {
     const std::span<const EdgeKey> message = own.items().subspan(received_until);
     if (!detail::is_tally_message(message)) {
       received_until = own.size();
@@ -126,8 +116,16 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     if (verdict != 0) return verdict;
     return room.add(std::span<const detail::TalliedEnd>(tallied.items().subspan(first)));
   };
+  if (!error) {
+    if (const int verdict = take_ends(); verdict != 0) {
+      error = verdict == detail::ListRoom::kNoMemory
+                  ? out_of_memory(kCaller, rank, "its neighbor lists")
+                  : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
+      agreement.record_error(rank);
+    }
+  }
   const ExchangeVerdicts verdicts{
-      .accept = [&](int, int) { return accept_message(); },
+      .accept = [&](int, int) { return take_ends(); },
       .on_rejected =
           [&](int destination, int verdict) {
             if (error) return;

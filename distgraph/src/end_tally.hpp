@@ -26,19 +26,19 @@ struct TalliedEnd {
   std::uint64_t count;
 };
 
-// First word of a message of tallied ends: [header, key, count, key, count,
-// ...]. Bit 63 is never set in an edge key, so no message of single ends
-// starts with it.
-inline constexpr EdgeKey kTallyHeader = EdgeKey{1} << 63;
+// A tallied end travels as two words: its key with bit 63 set, then its
+// count. Bit 63 is never set in an edge key, so a message of tallied ends
+// (only such pairs) is told from one of single ends by its first word.
+inline constexpr EdgeKey kTalliedFlag = EdgeKey{1} << 63;
 
 inline bool is_tally_message(std::span<const EdgeKey> message) {
-  return !message.empty() && message.front() == kTallyHeader;
+  return !message.empty() && (message.front() & kTalliedFlag) != 0;
 }
 
 // The (key, count) pairs of a tally message.
-inline std::size_t tallied_end_count(std::span<const EdgeKey> message) { return (message.size() - 1) / 2; }
+inline std::size_t tallied_end_count(std::span<const EdgeKey> message) { return message.size() / 2; }
 inline TalliedEnd tallied_end(std::span<const EdgeKey> message, std::size_t i) {
-  return {message[1 + 2 * i], message[2 + 2 * i]};
+  return {message[2 * i] & ~kTalliedFlag, message[2 * i + 1]};
 }
 
 class EndTally {
@@ -47,10 +47,10 @@ class EndTally {
   // `input.for_each` visits, or nullopt when there are more than
   // `max_distinct`: the walk stops there, so giving up costs at most that many
   // table insertions. One lookup per edge, not per end: distinct edges have
-  // distinct ends. This rank's own ends are added to `own`.
+  // distinct ends. This rank's own ends are appended to `own` (as the words
+  // of a tally message).
   template <class Input>
-  static std::optional<EndTally> of(int self, const Input& input, std::size_t max_distinct,
-                                    GrowingBuffer<TalliedEnd>& own) {
+  static std::optional<EndTally> of(int self, const Input& input, std::size_t max_distinct, KeyBuffer& own) {
     if (max_distinct == 0) return std::nullopt;
     Table table;
     bool gave_up = false;
@@ -63,9 +63,7 @@ class EndTally {
     return EndTally(self, table, own);
   }
 
-  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
-    return peer_messages(peers_, offsets_, words_.items());
-  }
+  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const { return buckets_.messages(); }
 
  private:
   struct Edge {
@@ -128,52 +126,23 @@ class EndTally {
     std::size_t distinct_ = 0;
   };
 
-  // Both ends of every distinct edge, as one message per peer (peers in the
-  // table's order, which depends on the input only): the header, then
-  // (key, count) pairs.
-  EndTally(int self, const Table& table, GrowingBuffer<TalliedEnd>& own) {
-    const auto for_each_end = [&table](auto&& visit) {
-      for (const Table::Entry& entry : table.entries()) {
-        if (entry.count == 0) continue;
-        const Edge& edge = entry.edge;
-        visit(edge.source, pack_edge(EdgeDirection::out, edge.destination, edge.weight), entry.count);
-        visit(edge.destination, pack_edge(EdgeDirection::in, edge.source, edge.weight), entry.count);
-      }
-    };
-    PeerSlots slots;
-    slots.slot(self);
-    std::vector<std::size_t> pairs(1, 0);
-    for_each_end([&](int owner, EdgeKey, std::uint64_t) {
-      const std::uint32_t slot = slots.slot(owner);
-      if (slot == pairs.size()) pairs.push_back(0);
-      ++pairs[slot];
-    });
-    const std::size_t peers = pairs.size() - 1;
-    offsets_.assign(peers + 1, 0);
-    for (std::size_t peer = 0; peer < peers; ++peer) offsets_[peer + 1] = offsets_[peer] + 1 + 2 * pairs[peer + 1];
-    std::vector<EdgeKey*> cursor(pairs.size());
-    EdgeKey* const first = words_.append(offsets_.back());
-    for (std::size_t peer = 0; peer < peers; ++peer) {
-      cursor[peer + 1] = first + offsets_[peer];
-      *cursor[peer + 1]++ = kTallyHeader;
-    }
-    TalliedEnd* own_end = own.append(pairs[0]);
-    for_each_end([&](int owner, EdgeKey key, std::uint64_t count) {
-      const std::uint32_t slot = slots.slot(owner);
-      if (slot == 0) {
-        *own_end++ = {key, count};
-        return;
-      }
-      *cursor[slot]++ = key;
-      *cursor[slot]++ = count;
-    });
-    peers_ = slots.take_owners();
-    peers_.erase(peers_.begin());
-  }
+  // Both ends of every distinct edge, bucketed by owner like single ends
+  // (peers in the table's order, which depends on the input only).
+  EndTally(int self, const Table& table, KeyBuffer& own)
+      : buckets_(self,
+                 [&table](auto&& emit) {
+                   for (const Table::Entry& entry : table.entries()) {
+                     if (entry.count == 0) continue;
+                     const Edge& edge = entry.edge;
+                     emit(edge.source, kTalliedFlag | pack_edge(EdgeDirection::out, edge.destination, edge.weight));
+                     emit(edge.source, entry.count);
+                     emit(edge.destination, kTalliedFlag | pack_edge(EdgeDirection::in, edge.source, edge.weight));
+                     emit(edge.destination, entry.count);
+                   }
+                 },
+                 own) {}
 
-  std::vector<int> peers_;
-  std::vector<std::size_t> offsets_;
-  KeyBuffer words_;
+  PeerBuckets buckets_;
 };
 
 }  // namespace distopo::detail
