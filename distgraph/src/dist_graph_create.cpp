@@ -31,13 +31,14 @@ namespace distopo {
 namespace {
 
 // Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
-// (in, s, w) stored by rank d. emit(owner, key) returns false to stop.
+// (in, s, w) stored by rank d.
 template <class Input>
 auto edge_ends(const Input& input) {
   return [&input](auto&& emit) {
     input.for_each([&](int source, int destination, int weight) {
-      return emit(source, pack_edge(EdgeDirection::out, destination, weight)) &&
-             emit(destination, pack_edge(EdgeDirection::in, source, weight));
+      emit(source, pack_edge(EdgeDirection::out, destination, weight));
+      emit(destination, pack_edge(EdgeDirection::in, source, weight));
+      return true;
     });
   };
 }

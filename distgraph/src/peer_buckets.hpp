@@ -69,22 +69,9 @@ class PeerSlots {
   std::vector<int> owners_;
 };
 
-// One message per peer: peer i gets words[offsets[i], offsets[i + 1]).
-inline std::vector<OutgoingMessage<EdgeKey>> peer_messages(std::span<const int> peers,
-                                                           std::span<const std::size_t> offsets,
-                                                           std::span<const EdgeKey> words) {
-  std::vector<OutgoingMessage<EdgeKey>> messages;
-  messages.reserve(peers.size());
-  for (std::size_t peer = 0; peer < peers.size(); ++peer) {
-    messages.push_back({peers[peer], words.subspan(offsets[peer], offsets[peer + 1] - offsets[peer])});
-  }
-  return messages;
-}
-
 class PeerBuckets {
  public:
-  // `for_each_key(emit)` calls emit(owner, key) for every key (emit returns
-  // true: go on). It runs twice
+  // `for_each_key(emit)` calls emit(owner, key) for every key. It runs twice
   // (count, then fill) and must emit the same keys both times. Keys whose
   // owner is `self` are appended to `own`: `self` takes slot 0 and is filled
   // like any peer, so the per-key loops have no branch on the owner.
@@ -100,7 +87,6 @@ class PeerBuckets {
       if (slot == counts.size()) [[unlikely]]
         counts.push_back(0);
       ++counts[slot];
-      return true;
     });
     std::vector<int> owners = slots.take_owners();
     peers_.assign(owners.begin() + 1, owners.end());
@@ -110,10 +96,7 @@ class PeerBuckets {
     cursor[0] = own.append(counts[0]);
     EdgeKey* const first = keys_.append(offsets_.back());
     for (std::size_t peer = 0; peer < peers_.size(); ++peer) cursor[peer + 1] = first + offsets_[peer];
-    for_each_key([&](int owner, EdgeKey key) {
-      *cursor[slots.slot(owner)]++ = key;
-      return true;
-    });
+    for_each_key([&](int owner, EdgeKey key) { *cursor[slots.slot(owner)]++ = key; });
   }
 
   // A peer whose message would exceed INT_MAX keys (the limit of one message).
@@ -125,7 +108,12 @@ class PeerBuckets {
   }
 
   [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const {
-    return peer_messages(peers_, offsets_, keys_.items());
+    std::vector<OutgoingMessage<EdgeKey>> messages;
+    messages.reserve(peers_.size());
+    for (std::size_t peer = 0; peer < peers_.size(); ++peer) {
+      messages.push_back({peers_[peer], keys_.items().subspan(offsets_[peer], offsets_[peer + 1] - offsets_[peer])});
+    }
+    return messages;
   }
 
  private:
