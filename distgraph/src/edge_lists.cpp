@@ -16,13 +16,6 @@ namespace {
 constexpr EdgeKey kWeightBits = 0x7fffffffU;
 constexpr EdgeKey kNeighborBits = ~kWeightBits;
 
-// Below this many ends std::sort is faster than any pass structure.
-constexpr std::size_t kMinEndsToGroup = 4096;
-// Widest packed (direction, rank) the grouping takes: 65536 counters per
-// chunk at most, and never more counters than ends.
-constexpr unsigned kMaxGroupBits = 16;
-// Widest digit of a weight pass: 2048 counters (16 KiB) stay in L1.
-constexpr unsigned kMaxDigitBits = 11;
 // Groups smaller than this sort their weights with std::sort.
 constexpr std::size_t kMinWeightsToRadix = 256;
 
@@ -33,8 +26,7 @@ void sort_weights(int* weights, int* scratch, std::size_t m, unsigned low, unsig
     std::sort(weights, weights + m);
     return;
   }
-  const unsigned passes = (width + kMaxDigitBits - 1) / kMaxDigitBits;
-  const unsigned digit_bits = (width + passes - 1) / passes;
+  const unsigned digit_bits = digit_bits_for(width);
   const std::uint32_t mask = (std::uint32_t{1} << digit_bits) - 1;
   std::array<std::size_t, std::size_t{1} << kMaxDigitBits> offsets{};
   int* from = weights;
@@ -56,14 +48,14 @@ void sort_weights(int* weights, int* scratch, std::size_t m, unsigned low, unsig
 // weights are sorted on their own, in cache and in parallel, with the keys'
 // memory as scratch. Two passes over the keys where a radix sort of whole
 // keys makes one per 11 varying bits and then still writes the lists.
-// False (nothing written) where it does not apply: few ends, no Kokkos, or
-// more (direction, rank) values than it counts.
+// False (nothing written) where it does not apply: few ends (std::sort is
+// faster), no Kokkos, or more (direction, rank) values than are counted.
 bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, DistGraphTopology& record) {
   const std::size_t n = keys.size();
-  if (n < kMinEndsToGroup || !Kokkos::is_initialized()) return false;
+  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) return false;
   const EdgeKey varying = bits.any() ^ bits.all();
   const VaryingBits neighbor_bits(bits.all() & kNeighborBits, varying & kNeighborBits);
-  if (neighbor_bits.width() > kMaxGroupBits || (std::size_t{1} << neighbor_bits.width()) > n) return false;
+  if (!countable(n, neighbor_bits.width())) return false;
   const std::size_t groups = std::size_t{1} << neighbor_bits.width();
   const Chunks chunks(n);
   const UnmanagedKeys view(keys.data(), n);

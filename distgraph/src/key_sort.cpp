@@ -39,19 +39,12 @@ using detail::ChunkCounts;
 using detail::Chunks;
 using detail::count_digits;
 using detail::Exec;
+using detail::kComparisonSortLimit;
 using detail::OrAnd;
 using detail::scan_counts;
 using detail::UnmanagedKeys;
 using detail::VaryingBits;
 using Keys = Kokkos::View<std::uint64_t*, Kokkos::HostSpace>;
-
-// Up to this many keys (32 KiB, the L1 cache) a comparison sort wins: the
-// radix passes' histograms and Kokkos dispatch cost more than they save.
-constexpr std::size_t kComparisonSortLimit = 4096;
-// Widest digit of a radix pass: 2048 counters (16 KiB) stay in L1.
-constexpr unsigned kMaxDigitBits = 11;
-// Widest packed key the counting sort takes (its counters: 512 KiB at most).
-constexpr unsigned kMaxCountingBits = 16;
 
 KeyBits key_bits(const UnmanagedKeys& keys) {
   OrAnd masks;
@@ -72,11 +65,8 @@ KeyBits key_bits(const UnmanagedKeys& keys) {
 
 VaryingBits packing_of(const KeyBits& bits) { return VaryingBits(bits.all(), bits.any() ^ bits.all()); }
 
-// Whether the counting sort takes these keys: no more counters than keys,
-// so its memory stays O(n).
-bool countable(std::size_t n, const VaryingBits& bits) {
-  return bits.width() <= kMaxCountingBits && (std::size_t{1} << bits.width()) <= n;
-}
+// Whether the counting sort takes these keys.
+bool countable(std::size_t n, const VaryingBits& bits) { return detail::countable(n, bits.width()); }
 
 // How often each packed value occurs: counts(0, v), the chunks' rows summed.
 ChunkCounts count_values(const UnmanagedKeys& keys, const VaryingBits& bits) {
@@ -115,8 +105,7 @@ void counting_sort(const UnmanagedKeys& keys, const VaryingBits& bits) {
 // rebuilt by the last pass's scatter: packing is a bijection here.
 void radix_sort(const UnmanagedKeys& input, const VaryingBits& bits) {
   const std::size_t n = input.extent(0);
-  const unsigned passes = (bits.width() + kMaxDigitBits - 1) / kMaxDigitBits;
-  const unsigned digit_bits = (bits.width() + passes - 1) / passes;
+  const unsigned digit_bits = detail::digit_bits_for(bits.width());
   const Chunks chunks(n);
   ChunkCounts offsets(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::offsets"), chunks.count,
                       std::size_t{1} << digit_bits);

@@ -19,6 +19,27 @@ using ChunkCounts = Kokkos::View<std::size_t**, Kokkos::LayoutRight, Kokkos::Hos
 
 // Enough keys per chunk that a chunk's histogram is cheap next to its work.
 inline constexpr std::size_t kMinKeysPerChunk = 1 << 14;
+// Up to this many keys (32 KiB, the L1 cache) a comparison sort wins: the
+// radix passes' histograms and Kokkos dispatch cost more than they save.
+inline constexpr std::size_t kComparisonSortLimit = 4096;
+// Widest digit of a radix pass: 2048 counters (16 KiB) stay in L1.
+inline constexpr unsigned kMaxDigitBits = 11;
+// Widest packed value that is counted rather than sorted (its counters:
+// 512 KiB per chunk at most).
+inline constexpr unsigned kMaxCountingBits = 16;
+
+// Whether n keys whose packed values have `width` bits are counted: few
+// enough values, and no more counters than keys, so memory stays O(n).
+inline bool countable(std::size_t n, unsigned width) {
+  return width <= kMaxCountingBits && (std::size_t{1} << width) <= n;
+}
+
+// The digit of each LSD radix pass over `width` bits: as few passes of at
+// most kMaxDigitBits as cover them, equally wide.
+inline unsigned digit_bits_for(unsigned width) {
+  const unsigned passes = (width + kMaxDigitBits - 1) / kMaxDigitBits;
+  return (width + passes - 1) / passes;
+}
 
 // The bits in which not all keys agree, as runs of adjacent bits, packed into
 // the low bits of one number and back. Keys differ only there, so the packed
