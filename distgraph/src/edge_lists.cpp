@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <optional>
 
 #include "radix_parts.hpp"
 
@@ -59,22 +58,22 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   const std::size_t groups = std::size_t{1} << neighbor_bits.width();
   const Chunks chunks(n);
   const UnmanagedKeys view(keys.data(), n);
-  std::optional<ChunkCounts> cursor;
-  std::optional<Kokkos::View<std::size_t*, Kokkos::HostSpace>> starts;
+  ChunkCounts offsets;  // per chunk and group: where the chunk's next end of the group goes
+  Kokkos::View<std::size_t*, Kokkos::HostSpace> start;  // where each group begins
   try {
-    cursor.emplace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::cursor"), chunks.count, groups);
-    starts.emplace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::starts"), groups + 1);
+    offsets = ChunkCounts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::offsets"),
+                          chunks.count, groups);
+    start = Kokkos::View<std::size_t*, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::starts"), groups + 1);
   } catch (const std::bad_alloc&) {
     return false;
   }
-  const ChunkCounts offsets = *cursor;
   const auto group = [=](EdgeKey key) { return static_cast<std::size_t>(neighbor_bits.pack(key)); };
   count_digits(view, chunks, offsets, group);
   scan_counts(offsets);
 
   // Positions run over the sources, then the destinations: packed values keep
   // the keys' order, and the direction is the highest bit of a key.
-  const Kokkos::View<std::size_t*, Kokkos::HostSpace> start = *starts;
   std::size_t in_count = n;
   for (std::size_t g = 0; g < groups; ++g) {
     start(g) = offsets(0, g);
