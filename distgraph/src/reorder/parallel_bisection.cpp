@@ -33,6 +33,17 @@ struct Task {
 const std::vector<int> kFailedWords{-1};
 bool failed_words(const std::vector<int>& words) { return words == kFailedWords; }
 
+// Runs `step`, which allocates; false if it ran out of memory.
+template <class Step>
+bool fits_in_memory(Step&& step) {
+  try {
+    step();
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
+
 int levels(std::size_t parts) {
   int l = 0;
   while ((std::size_t{1} << l) < parts) ++l;
@@ -167,25 +178,16 @@ std::optional<std::vector<int>> bisect_in_parallel(MPI_Comm channel, const std::
   Task task;
   int span = helpers;
   if (rank == kRoot) {
-    task.failed = !graph.has_value();
-    if (graph) {
-      try {
-        task.vertices.resize(static_cast<std::size_t>(graph->vertex_count()));
-        std::iota(task.vertices.begin(), task.vertices.end(), 0);
-        task.graph = *graph;
-        task.capacities.assign(capacities.begin(), capacities.end());
-      } catch (const std::bad_alloc&) {
-        task.failed = true;
-      }
-    }
+    task.failed = !graph || !fits_in_memory([&] {
+      task.vertices.resize(static_cast<std::size_t>(graph->vertex_count()));
+      std::iota(task.vertices.begin(), task.vertices.end(), 0);
+      task.graph = *graph;
+      task.capacities.assign(capacities.begin(), capacities.end());
+    });
   } else {
     span = rank & -rank;
     const std::vector<int> words = receive(channel, rank - span, kTask);
-    try {
-      task = unpack(words);
-    } catch (const std::bad_alloc&) {
-      task.failed = true;
-    }
+    if (!fits_in_memory([&] { task = unpack(words); })) task.failed = true;
   }
   for (; span > 1; span /= 2) {
     const int helper = rank + span / 2;
@@ -197,46 +199,38 @@ std::optional<std::vector<int>> bisect_in_parallel(MPI_Comm channel, const std::
       send(channel, pack(Task{{}, UndirectedGraph{{0}, {}, {}}, task.first_part, {}}), helper, kTask);
       continue;
     }
-    try {
-      auto [left, right] = split(task, cuts);
-      send(channel, pack(right), helper, kTask);
-      task = std::move(left);
-    } catch (const std::bad_alloc&) {
+    if (!fits_in_memory([&] {
+          auto [left, right] = split(task, cuts);
+          send(channel, pack(right), helper, kTask);
+          task = std::move(left);
+        })) {
       task.failed = true;  // the helper has received nothing yet
       send(channel, kFailedWords, helper, kTask);
     }
   }
   std::vector<int> part;
-  if (!task.failed) {
-    try {
-      part = finish(task, cuts);
-    } catch (const std::bad_alloc&) {
-      task.failed = true;
-    }
-  }
+  if (!task.failed && !fits_in_memory([&] { part = finish(task, cuts); })) task.failed = true;
 
   if (rank != kRoot) {
-    std::vector<int> words = kFailedWords;
-    if (!task.failed) {
-      try {
-        words = task.vertices;
-        words.insert(words.end(), part.begin(), part.end());
-      } catch (const std::bad_alloc&) {
-        words = kFailedWords;
-      }
+    std::vector<int> words;
+    if (task.failed || !fits_in_memory([&] {
+          words = task.vertices;
+          words.insert(words.end(), part.begin(), part.end());
+        })) {
+      words = kFailedWords;
     }
     send(channel, words, kRoot, kResult);
     return std::nullopt;
   }
   bool failed = task.failed;
   std::vector<int> whole;
-  if (!failed) {
-    try {
-      whole.assign(static_cast<std::size_t>(graph->vertex_count()), 0);
-      for (std::size_t i = 0; i < task.vertices.size(); ++i) whole[static_cast<std::size_t>(task.vertices[i])] = part[i];
-    } catch (const std::bad_alloc&) {
-      failed = true;
-    }
+  if (!failed && !fits_in_memory([&] {
+        whole.assign(static_cast<std::size_t>(graph->vertex_count()), 0);
+        for (std::size_t i = 0; i < task.vertices.size(); ++i) {
+          whole[static_cast<std::size_t>(task.vertices[i])] = part[i];
+        }
+      })) {
+    failed = true;
   }
   for (int r = 1; r < helpers; ++r) {  // every helper's result is received, failed or not
     const std::vector<int> words = receive(channel, MPI_ANY_SOURCE, kResult);
