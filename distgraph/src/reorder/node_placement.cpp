@@ -246,14 +246,16 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
     try {
       std::vector<int> identity(static_cast<std::size_t>(size));
       std::iota(identity.begin(), identity.end(), 0);
-      moved = crossing_weight(*graph, *host) < crossing_weight(*graph, identity) ? 1 : 0;
-      if (moved != 0) pairs.resize(2 * static_cast<std::size_t>(size));
+      if (crossing_weight(*graph, *host) < crossing_weight(*graph, identity)) {
+        pairs.resize(2 * static_cast<std::size_t>(size));
+        for (int v = 0; v < size; ++v) {
+          pairs[2 * static_cast<std::size_t>((*host)[static_cast<std::size_t>(v)])] = v;
+          pairs[2 * static_cast<std::size_t>(v) + 1] = (*host)[static_cast<std::size_t>(v)];
+        }
+        moved = 1;
+      }
     } catch (const std::bad_alloc&) {
       moved = 0;
-    }
-    for (int v = 0; moved != 0 && v < size; ++v) {
-      pairs[2 * static_cast<std::size_t>((*host)[static_cast<std::size_t>(v)])] = v;
-      pairs[2 * static_cast<std::size_t>(v) + 1] = (*host)[static_cast<std::size_t>(v)];
     }
   }
   check_mpi(MPI_Bcast(&moved, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
