@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <new>
 #include <deque>
+#include <new>
 #include <string>
 
 #include "distopo/core/comm.hpp"
@@ -38,6 +38,25 @@ void drop_message(MPI_Comm comm, int source, MPI_Datatype type) {
   if (error_class != MPI_ERR_TRUNCATE) check_mpi(rc, "MPI_Recv");
 }
 
+// Sends `verdict` to `source` as the acknowledgement of its message: pending
+// in `sent` (its value kept in `verdicts`), or blocking when there is no room
+// to keep it pending (one int; its receiver is probing for it).
+void acknowledge(MPI_Comm comm, int source, int verdict, std::vector<MPI_Request>& sent, std::deque<int>& verdicts) {
+  bool kept = false;
+  try {
+    verdicts.push_back(verdict);
+    sent.emplace_back();
+    kept = true;
+  } catch (const std::bad_alloc&) {
+    if (verdicts.size() > sent.size()) verdicts.pop_back();
+  }
+  if (kept) {
+    check_mpi(MPI_Isend(&verdicts.back(), 1, MPI_INT, source, kAckTag, comm, &sent.back()), "MPI_Isend");
+  } else {
+    check_mpi(MPI_Send(&verdict, 1, MPI_INT, source, kAckTag, comm), "MPI_Send");
+  }
+}
+
 // Where a message of `count` elements goes, or nullptr when this rank has no
 // memory for it.
 void* room_for(const PlaceFn& place, int source, int count) {
@@ -55,31 +74,37 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
                          std::span<int> agreement_max) {
   const int self = comm_rank(comm);
+  const int size = comm_size(comm);
   const MPI_Datatype element_type = contiguous_bytes(element_size);
 
-  // Eager sends, each confirmed by an acknowledgement from its receiver:
-  // NBX's synchronous-send semantics without MPI_Issend, which MPICH over UCX
-  // completes far more slowly (docs/design/sparse-exchange.md).
-  std::vector<MPI_Request> sends;
-  sends.reserve(outgoing.size());
-  for (const RawMessage& message : outgoing) {
-    if (message.destination == self) continue;
-    sends.emplace_back();
-    check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, kDataTag, comm,
-                        &sends.back()),
-              "MPI_Isend");
-  }
-  std::size_t acks_missing = sends.size();
+  // Everything this rank needs is allocated before its first send, so that
+  // running out of memory here leaves nothing in flight (the round can be
+  // joined again); later, a message without room is dropped and an
+  // acknowledgement without room is sent blocking.
   // The caller's values and one slot more: size - r for the lowest rank r
   // that had to drop a message, 0 if none. The caller's are taken when this
   // rank contributes: verdict callbacks may set them until then.
-  const int size = comm_size(comm);
   std::vector<int> values(agreement_max.size() + 1, 0);
   MaxReduction agreement(comm, values, kAgreementTag);
   const auto contribute = [&] {
     std::copy(agreement_max.begin(), agreement_max.end(), values.begin());
     agreement.start();
   };
+  std::vector<MPI_Request> acks_sent;
+  std::deque<int> verdicts_sent;  // stable addresses while the acknowledgements are pending
+  std::vector<MPI_Request> sends;
+  sends.reserve(outgoing.size());
+
+  // Eager sends, each confirmed by an acknowledgement from its receiver:
+  // NBX's synchronous-send semantics without MPI_Issend, which MPICH over UCX
+  // completes far more slowly (docs/design/sparse-exchange.md).
+  for (const RawMessage& message : outgoing) {
+    if (message.destination == self) continue;
+    sends.emplace_back();
+    check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, kDataTag, comm, &sends.back()),
+              "MPI_Isend");
+  }
+  std::size_t acks_missing = sends.size();
 
   // The message to ourselves is a copy; doing it after posting the sends
   // overlaps it with their transfer.
@@ -99,8 +124,6 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
 
   // One MPI_Iprobe per turn for all three kinds of message: it is the loop's
   // only progress poll (see max_reduction.hpp for why that matters).
-  std::vector<MPI_Request> acks_sent;
-  std::deque<int> verdicts_sent;  // stable addresses while the acknowledgements are pending
   while (!agreement.done()) {
     int arrived = 0;
     MPI_Status status;
@@ -112,18 +135,16 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
         int count = 0;
         check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");
         void* target = room_for(place, source, count);
+        int verdict = kDropped;
         if (target == nullptr && count > 0) {
           // The sender reports it in the agreement: this rank may have
           // contributed already.
           drop_message(comm, source, element_type);
-          verdicts_sent.push_back(kDropped);
         } else {
           check_mpi(MPI_Recv(target, count, element_type, source, kDataTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-          verdicts_sent.push_back(done(source, count, target));
+          verdict = done(source, count, target);
         }
-        acks_sent.emplace_back();
-        check_mpi(MPI_Isend(&verdicts_sent.back(), 1, MPI_INT, source, kAckTag, comm, &acks_sent.back()),
-                  "MPI_Isend");
+        acknowledge(comm, source, verdict, acks_sent, verdicts_sent);
         break;
       }
       case kAckTag: {
@@ -153,7 +174,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   std::copy(values.begin(), values.end() - 1, agreement_max.begin());
   if (values.back() != 0) {
     throw DroppedMessages(MPI_ERR_NO_MEM, "rank " + std::to_string(size - values.back()) +
-                                    ": out of memory for the data other ranks sent it; it was dropped");
+                                              ": out of memory for the data other ranks sent it; it was dropped");
   }
 }
 

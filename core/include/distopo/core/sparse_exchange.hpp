@@ -84,7 +84,10 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // every message is through and `agreement_max` holds the reduced values,
 // every rank throws the same DroppedMessages (MPI_ERR_NO_MEM) naming the
 // lowest such receiver. A caller whose own flags say something else failed
-// may catch it and report that instead, the same way on every rank.
+// may catch it and report that instead, the same way on every rank. Apart
+// from what the callbacks throw, the exchange throws std::bad_alloc only
+// before its first send: nothing is in flight then, and the rank may still
+// join the same round.
 class DroppedMessages : public Error {
  public:
   using Error::Error;
