@@ -217,7 +217,8 @@ void mapping_only_distributed(const Settings& settings) {
         }
         std::optional<std::vector<int>> part;
         const Cost cost = cost_of([&] {
-          part = distopo::detail::multilevel_partition(MPI_COMM_WORLD, held, coordinated, parts, settings.gather_limit,
+          distopo::detail::RecordExchange exchange(MPI_COMM_WORLD);
+          part = distopo::detail::multilevel_partition(exchange, held, coordinated, parts, settings.gather_limit,
                                                        effort_of(settings.effort));
         });
         // Every block has per_rank vertices but the last: gather them in order.

@@ -80,7 +80,8 @@ Input spread(MPI_Comm comm, const Adjacency& adjacency, const std::vector<int>& 
 std::optional<std::vector<int>> partition(MPI_Comm comm, const Adjacency& adjacency, const std::vector<int>& capacities,
                                           std::int64_t gather_limit) {
   const Input input = spread(comm, adjacency, capacities);
-  const auto part = multilevel_partition(comm, input.graph, input.coordinated, static_cast<int>(capacities.size()),
+  distopo::detail::RecordExchange exchange(comm);
+  const auto part = multilevel_partition(exchange, input.graph, input.coordinated, static_cast<int>(capacities.size()),
                                          gather_limit, distopo::detail::PartitionEffort::balanced);
   if (!part) return std::nullopt;
   int size = 0;

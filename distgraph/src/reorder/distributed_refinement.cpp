@@ -112,8 +112,7 @@ class PairOfParts {
 
 }  // namespace
 
-std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const HeldGraph& graph,
-                                 std::vector<int> part) {
+std::vector<int> refine_by_swaps(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part) {
   const std::size_t n = graph.ids.size();
   int stale = 0;
   std::vector<int> best = part;
@@ -128,7 +127,7 @@ std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const 
         if (neighbor_part[e] != part[i]) cut += graph.weights[e];
       }
     }
-    cut = sum_over_ranks(comm, cut);
+    exchange.sum(std::span<Word>(&cut, 1));
     if (best_cut < 0 || cut < best_cut) {
       best_cut = cut, best = part, stale = 0;
     } else if (++stale == kStaleRounds) {

@@ -2,8 +2,6 @@
 // Refinement of a partition of a held graph (held_graph.hpp) into parts that
 // keep their sizes, for the distributed reordering. Part p's coordinator is
 // the rank that holds vertex p (parts are numbered below the vertex count).
-#include <mpi.h>
-
 #include <vector>
 
 #include "exact_partition.hpp"
@@ -17,8 +15,7 @@ namespace distopo::detail {
 // so sizes never change. Pairs run at the same time, each unaware of the
 // others' moves, so the round with the lowest cut is the one returned; stops
 // after 3 rounds without a lower cut. `part`: of each held vertex.
-std::vector<int> refine_by_swaps(MPI_Comm comm, RecordExchange& exchange, const HeldGraph& graph,
-                                 std::vector<int> part);
+std::vector<int> refine_by_swaps(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part);
 
 // Up to 32 rounds of group repartitioning. Each round the parts are grouped
 // by three matchings of the quotient graph (each contracted; any two

@@ -23,11 +23,6 @@ std::size_t entry_of(const HeldGraph& graph, std::size_t i, int neighbor) {
   return static_cast<std::size_t>(std::lower_bound(first, last, neighbor) - graph.targets.begin());
 }
 
-Word sum_over_ranks(MPI_Comm comm, Word value) {
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
-  return value;
-}
-
 std::vector<Word> neighbor_values(RecordExchange& exchange, const HeldGraph& graph, std::span<const Word> own) {
   for (std::size_t i = 0; i < graph.ids.size(); ++i) {
     for (std::size_t e = graph.offsets[i]; e < graph.offsets[i + 1]; ++e) {

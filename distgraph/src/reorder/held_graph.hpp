@@ -40,9 +40,6 @@ std::size_t index_of(const HeldGraph& graph, int id);
 // The adjacency entry of held vertex i that names `neighbor`.
 std::size_t entry_of(const HeldGraph& graph, std::size_t i, int neighbor);
 
-// Collective: the sum of `value` over the ranks of `comm`.
-Word sum_over_ranks(MPI_Comm comm, Word value);
-
 // For every adjacency entry, the value its neighbor holds in `own` (one exchange).
 std::vector<Word> neighbor_values(RecordExchange& exchange, const HeldGraph& graph, std::span<const Word> own);
 

@@ -63,7 +63,7 @@ void receive_shares(RecordExchange& exchange, const HeldGraph& graph, std::vecto
 
 // Rank 0 gathers the coarsest level and the capacities, splits the coarse
 // graph into parts of exactly the capacities and sends each vertex its shares.
-std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, const Level& level,
+std::vector<Shares> partition_coarsest(RecordExchange& exchange, const Level& level,
                                        std::span<const PartCapacity> coordinated, int part_count) {
   enum Kind : Word { kVertex, kCapacity };
   const HeldGraph& graph = level.graph;
@@ -76,7 +76,8 @@ std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, 
       out.insert(out.end(), {graph.targets[e], graph.weights[e]});
     }
   }
-  std::vector<int> capacities(comm_rank(comm) == kRoot ? static_cast<std::size_t>(part_count) : 0);
+  const bool root = comm_rank(exchange.comm()) == kRoot;
+  std::vector<int> capacities(root ? static_cast<std::size_t>(part_count) : 0);
   std::vector<std::tuple<int, Word, std::vector<std::pair<int, Word>>>> vertices;  // (id, size, entries)
   exchange.deliver([&](std::span<const Word> words) {
     for (RecordReader in(words); in.more();) {
@@ -93,7 +94,7 @@ std::vector<Shares> partition_coarsest(MPI_Comm comm, RecordExchange& exchange, 
     }
   });
 
-  if (comm_rank(comm) == kRoot) {
+  if (root) {
     std::sort(vertices.begin(), vertices.end(),
               [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
     std::vector<int> ids;
@@ -144,15 +145,14 @@ std::vector<Shares> project(RecordExchange& exchange, const Level& coarse, const
 
 }  // namespace
 
-std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
+std::optional<std::vector<int>> multilevel_partition(RecordExchange& exchange, const HeldGraph& graph,
                                                      std::span<const PartCapacity> coordinated, int part_count,
                                                      std::int64_t gather_limit, PartitionEffort effort) {
-  RecordExchange exchange(comm);
   // Pairs may weigh up to half the smallest part (at least 2): a part is
   // then made of several coarse vertices, which the split can balance.
   int smallest = INT_MAX;
   for (const PartCapacity& c : coordinated) smallest = std::min(smallest, c.capacity);
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &smallest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  smallest = -exchange.deliver([](std::span<const Word>) {}, -smallest);  // the minimum over all ranks
   const Word size_cap = std::max(2, smallest / 2);
   const Word goal = Word{kCoarseVerticesPerPart} * part_count;
 
@@ -166,20 +166,20 @@ std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGr
     levels.push_back(contract(exchange, levels.back(), partner));
     std::array<Word, 2> totals{static_cast<Word>(levels.back().graph.ids.size()),
                                static_cast<Word>(levels.back().graph.targets.size())};
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, totals.data(), 2, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+    exchange.sum(totals);
     stalled = static_cast<double>(totals[0]) > kStalled * static_cast<double>(count);
     count = totals[0];
     fits = totals[0] + totals[1] <= gather_limit;  // each level costs cut: stop at the first rank 0 may hold
   } while (!fits && count > goal && !stalled && static_cast<int>(levels.size()) < kMaxLevels);
   if (!fits && count > kGiveUpFactor * goal) return std::nullopt;
 
-  std::vector<Shares> shares = partition_coarsest(comm, exchange, levels.back(), coordinated, part_count);
+  std::vector<Shares> shares = partition_coarsest(exchange, levels.back(), coordinated, part_count);
   for (std::size_t l = levels.size() - 1; l > 0; --l)
     shares = project(exchange, levels[l], levels[l - 1], std::move(shares));
   std::vector<int> part(shares.size());
   for (std::size_t i = 0; i < part.size(); ++i) part[i] = shares[i].front().part;  // one share of one graph node
   // Swaps first (cheap rounds for the boundary layer), then whole groups of parts.
-  part = refine_by_swaps(comm, exchange, levels.front().graph, std::move(part));
+  part = refine_by_swaps(exchange, levels.front().graph, std::move(part));
   return repartition_groups(exchange, levels.front().graph, std::move(part), effort);
 }
 

@@ -42,17 +42,17 @@ struct PartCapacity {
 };
 
 // `effort`: how hard each group split looks (exact_partition.hpp).
-// Collective over `comm`. `coordinated`: the capacities of the parts p with
-// blocks.owner(p) == rank (every part 0 .. part_count-1 is named by exactly
-// one rank; the capacities sum to vertex_count). Returns the part of each
-// held vertex, in the order of graph.ids; every part gets exactly its
+// Collective over the exchange's communicator; every step is a round of
+// `exchange` (a rank out of memory abandons through it: record_exchange.hpp). `coordinated`: the capacities of the
+// parts p with blocks.owner(p) == rank (every part 0 .. part_count-1 is named by exactly one rank; the capacities sum
+// to vertex_count). Returns the part of each held vertex, in the order of graph.ids; every part gets exactly its
 // capacity. Memory per rank: its vertices' lists, the boundary of the parts
 // it coordinates, and on rank 0 the coarse graph (at most `gather_limit`
 // vertices and adjacency entries, or about kCoarseVerticesPerPart x part_count vertices)
 // and the parts' capacities. nullopt (on every rank) when coarsening stalls
 // far above both (a graph of mostly isolated vertices): rank 0 would have to
 // hold most of the graph.
-std::optional<std::vector<int>> multilevel_partition(MPI_Comm comm, const HeldGraph& graph,
+std::optional<std::vector<int>> multilevel_partition(RecordExchange& exchange, const HeldGraph& graph,
                                                      std::span<const PartCapacity> coordinated, int part_count,
                                                      std::int64_t gather_limit, PartitionEffort effort);
 

@@ -127,18 +127,18 @@ std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exch
     if (!known || (*it)[1] != layout.node) crossing[0] += w;
     if (!known || (*it)[2] != part) crossing[1] += w;
   }
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, crossing.data(), 2, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  exchange.sum(crossing);
   return crossing;
 }
 
 // Above the gather limit: the multilevel partition (multilevel_partition.hpp)
 // over one graph node per rank. Rank i coordinates machine node i: it learns
 // the node's processes and the graph nodes of part i, and places them (those
-// already on the node stay).
-std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                                           const ReorderSettings& settings) {
+// already on the node stay). The last round's handler takes no memory, so a
+// rank that runs out of it always finds the others in a round to abandon.
+std::optional<Placement> map_distributed(MPI_Comm comm, RecordExchange& exchange, const DistGraphTopology& own,
+                                         const NodeLayout& layout, const ReorderSettings& settings) {
   const int rank = comm_rank(comm);
-  RecordExchange exchange(comm);
   exchange.post(layout.node, {rank});
   std::vector<int> processes;  // of the machine node this rank coordinates
   exchange.deliver([&](std::span<const Word> words) {
@@ -148,8 +148,8 @@ std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopolog
   std::vector<PartCapacity> coordinated;
   if (!processes.empty()) coordinated.push_back({rank, static_cast<int>(processes.size())});
 
-  const auto parts = multilevel_partition(comm, own_vertex(own, rank, comm_size(comm)), coordinated, layout.node_count,
-                                          settings.gather_limit, settings.effort);
+  const auto parts = multilevel_partition(exchange, own_vertex(own, rank, comm_size(comm)), coordinated,
+                                          layout.node_count, settings.gather_limit, settings.effort);
   if (!parts) return std::nullopt;
   const int part = parts->front();
   const auto [identity, mapped] = crossing_weights(comm, exchange, own, layout, part);
@@ -192,6 +192,21 @@ std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopolog
     }
   });
   return placement;
+}
+
+// Reordering is a hint: where a rank runs out of memory on the way, every
+// rank keeps the identity, all after the same round (record_exchange.hpp).
+std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
+                                           const ReorderSettings& settings) {
+  RecordExchange exchange(comm);
+  try {
+    return map_distributed(comm, exchange, own, layout, settings);
+  } catch (const ReorderAbandoned&) {
+    return std::nullopt;
+  } catch (const std::bad_alloc&) {
+    exchange.abandon();
+    return std::nullopt;
+  }
 }
 
 }  // namespace
