@@ -12,7 +12,7 @@ namespace distopo::detail {
 namespace {
 
 constexpr int kSwapRounds = 16;
-constexpr int kGroupRounds = 32;
+constexpr int kGroupRounds = 64;
 constexpr int kGroupDepth = 3;   // groups of up to 8 parts
 constexpr int kStaleRounds = 3;  // rounds in a row without a lower cut before either stops
 

@@ -17,7 +17,7 @@ namespace distopo::detail {
 // after 3 rounds without a lower cut. `part`: of each held vertex.
 std::vector<int> refine_by_swaps(RecordExchange& exchange, const HeldGraph& graph, std::vector<int> part);
 
-// Up to 32 rounds of group repartitioning. Each round the parts are grouped
+// Up to 64 rounds of group repartitioning. Each round the parts are grouped
 // by three matchings of the quotient graph (each contracted; any two
 // adjacent parts, varied by round): groups of up to 8 adjacent parts. Every
 // part's coordinator sends its members to the coordinator of its group's

@@ -34,7 +34,9 @@
 
 namespace distopo::detail {
 
-inline constexpr int kCoarseVerticesPerPart = 8;
+// A coarse graph this fine leaves the refinement less to repair than a
+// better split of a coarser one (docs/design/reorder.md).
+inline constexpr int kCoarseVerticesPerPart = 32;
 
 struct PartCapacity {
   int part;
