@@ -99,9 +99,9 @@ HeldGraph own_vertex(const DistGraphTopology& own, int rank, int size) {
 // The crossing weight of the identity and of the mapping to `part`, on the
 // exact directed edges: each graph node tells its in-neighbors its machine
 // node and its part, and each sums its out-edges. Collective.
-std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exchange, const DistGraphTopology& own,
+std::array<std::int64_t, 2> crossing_weights(RecordExchange& exchange, const DistGraphTopology& own,
                                              const NodeLayout& layout, int part) {
-  const int rank = comm_rank(comm);
+  const int rank = comm_rank(exchange.comm());
   std::vector<int> told = own.sources;
   std::sort(told.begin(), told.end());
   told.erase(std::unique(told.begin(), told.end()), told.end());
@@ -136,8 +136,9 @@ std::array<std::int64_t, 2> crossing_weights(MPI_Comm comm, RecordExchange& exch
 // the node's processes and the graph nodes of part i, and places them (those
 // already on the node stay). The last round's handler takes no memory, so a
 // rank that runs out of it always finds the others in a round to abandon.
-std::optional<Placement> map_distributed(MPI_Comm comm, RecordExchange& exchange, const DistGraphTopology& own,
+std::optional<Placement> map_distributed(RecordExchange& exchange, const DistGraphTopology& own,
                                          const NodeLayout& layout, const ReorderSettings& settings) {
+  const MPI_Comm comm = exchange.comm();
   const int rank = comm_rank(comm);
   exchange.post(layout.node, {rank});
   std::vector<int> processes;  // of the machine node this rank coordinates
@@ -152,7 +153,7 @@ std::optional<Placement> map_distributed(MPI_Comm comm, RecordExchange& exchange
                                           layout.node_count, settings.gather_limit, settings.effort);
   if (!parts) return std::nullopt;
   const int part = parts->front();
-  const auto [identity, mapped] = crossing_weights(comm, exchange, own, layout, part);
+  const auto [identity, mapped] = crossing_weights(exchange, own, layout, part);
   if (mapped >= identity) return std::nullopt;
 
   // Part i goes to machine node i, whose capacity it has.
@@ -200,7 +201,7 @@ std::optional<Placement> place_distributed(MPI_Comm comm, const DistGraphTopolog
                                            const ReorderSettings& settings) {
   RecordExchange exchange(comm);
   try {
-    return map_distributed(comm, exchange, own, layout, settings);
+    return map_distributed(exchange, own, layout, settings);
   } catch (const ReorderAbandoned&) {
     return std::nullopt;
   } catch (const std::bad_alloc&) {
