@@ -17,6 +17,8 @@ distopo_add_compile_fail_test(temporary_query_does_not_compile SOURCE compile_fa
 # (16 ranks: 4 and 8 nodes of 4 and 2).
 distopo_add_unit_test(reorder_partition_test SOURCES reorder_partition_test.cpp LIBS distopo_distgraph)
 target_include_directories(reorder_partition_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
+distopo_add_unit_test(nested_splits_test SOURCES nested_splits_test.cpp LIBS distopo_distgraph)
+target_include_directories(nested_splits_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
 distopo_add_mpi_test(multilevel_partition_test SOURCES multilevel_partition_test.cpp LIBS distopo_distgraph)
 target_include_directories(multilevel_partition_test PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
 distopo_add_mpi_test(parallel_bisection_test SOURCES parallel_bisection_test.cpp LIBS distopo_distgraph)
