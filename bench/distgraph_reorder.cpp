@@ -23,6 +23,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -216,11 +217,16 @@ void mapping_only_distributed(const Settings& settings) {
           if (held.blocks.owner(p) == rank) coordinated.push_back({p, std::min(k, size - p * k)});
         }
         std::optional<std::vector<int>> part;
+        std::int64_t rounds = 0;
+        distopo::detail::LargestSplit largest;
         const Cost cost = cost_of([&] {
           distopo::detail::RecordExchange exchange(MPI_COMM_WORLD);
           part = distopo::detail::multilevel_partition(exchange, held, coordinated, parts, settings.gather_limit,
-                                                       effort_of(settings.effort));
+                                                       effort_of(settings.effort), &largest);
+          rounds = exchange.rounds();
         });
+        std::array<std::int64_t, 2> split_size{largest.vertices, largest.entries};
+        MPI_Allreduce(MPI_IN_PLACE, split_size.data(), 2, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
         // Every block has per_rank vertices but the last: gather them in order.
         std::vector<int> counts(static_cast<std::size_t>(processes));
         const int mine = static_cast<int>(held.ids.size());
@@ -242,7 +248,10 @@ void mapping_only_distributed(const Settings& settings) {
                                  {"gather_limit", settings.gather_limit},
                                  {"effort", settings.effort}};
         print_mapping(graph, row, part ? crossing(graph, node_of) : crossing(graph, graph.node_of), cost,
-                      {{"gave_up", !part}});
+                      {{"gave_up", !part},
+                       {"exchange_rounds", rounds},
+                       {"largest_split_vertices", split_size[0]},
+                       {"largest_split_entries", split_size[1]}});
       }
     }
   }

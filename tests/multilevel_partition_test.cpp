@@ -116,8 +116,13 @@ void expect_exact_sizes(const std::vector<int>& part, const std::vector<int>& ca
 
 TEST(MultilevelPartition, ExactSizesAndTheSameOnAnyNumberOfRanks) {
   const Adjacency grid = permuted_grid(24);  // 576 vertices
-  // 16 parts of 36, and uneven ones (sum 576) that force split coarse vertices.
-  const std::vector<std::vector<int>> layouts{std::vector<int>(16, 36), {40, 31, 64, 9, 100, 52, 80, 64, 36, 100}};
+  // 16 parts of 36, and uneven ones (sum 576) that force split coarse vertices;
+  // then more parts than one rank splits at once (nested_splits.hpp), even and uneven.
+  std::vector<int> many_uneven(276, 2);
+  many_uneven.resize(300, 1);
+  std::rotate(many_uneven.begin(), many_uneven.begin() + 150, many_uneven.end());
+  const std::vector<std::vector<int>> layouts{
+      std::vector<int>(16, 36), {40, 31, 64, 9, 100, 52, 80, 64, 36, 100}, std::vector<int>(288, 2), many_uneven};
   for (const auto& capacities : layouts) {
     // The serial exact partitioner on the whole graph (what the gathered path runs).
     std::vector<distopo::detail::DirectedEdge> edges;

@@ -42,6 +42,8 @@ class RecordExchange {
   // Collective operations run over private channels of `comm`.
   explicit RecordExchange(MPI_Comm comm) : comm_(comm) {}
   [[nodiscard]] MPI_Comm comm() const { return comm_; }
+  // Rounds so far: what the distributed reordering's time at scale is made of.
+  [[nodiscard]] std::int64_t rounds() const { return rounds_; }
 
   void post(int rank, std::initializer_list<Word> words) {
     auto& buffer = outgoing_[rank];
@@ -88,6 +90,17 @@ class RecordExchange {
               "MPI_Allreduce");
   }
 
+  // Collective: the sum of `value` over the ranks below this one. One round
+  // first, as for sum().
+  Word exclusive_sum(Word value) {
+    deliver([](std::span<const Word>) {});
+    Word below = 0;
+    check_mpi(MPI_Exscan(&value, &below, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Exscan");
+    int rank = 0;
+    check_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
+    return rank == 0 ? 0 : below;  // MPI_Exscan leaves rank 0's undefined
+  }
+
   // On a rank that left the reordering between rounds (out of memory): joins
   // the round the other ranks are in, posting nothing and reading nothing,
   // so that every rank throws ReorderAbandoned after it. Returns normally.
@@ -105,6 +118,7 @@ class RecordExchange {
   std::array<int, 2> exchange(const std::vector<OutgoingMessage<Word>>& messages, OnMessage&& on_message, int flag,
                               int failed) {
     std::array<int, 2> agreement{flag, failed};
+    ++rounds_;
     // A round this rank could not start (out of memory before its first
     // send) is still the others' current one: keep its channel for abandon().
     if (!channel_) channel_ = private_channel(comm_).comm;
@@ -120,6 +134,7 @@ class RecordExchange {
   }
 
   MPI_Comm comm_;
+  std::int64_t rounds_ = 0;
   std::optional<MPI_Comm> channel_;            // of the round under way
   std::map<int, std::vector<Word>> outgoing_;  // ordered: the same sends in the same order every run
 };
