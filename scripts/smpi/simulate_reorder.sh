@@ -53,55 +53,20 @@ done
 case "$path" in gathered | distributed) ;; *) echo "simulate_reorder.sh: --path is gathered or distributed" >&2; exit 2 ;; esac
 log_dir=${log_dir:-$build/logs}
 
-if ! command -v smpirun >/dev/null || ! dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "ok installed"; then
-  bash "$root/scripts/setup.sh"
-  as_root=(); [ "$(id -u)" -eq 0 ] || as_root=(sudo)
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libsimgrid-dev simgrid >/dev/null
-fi
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  bash "$root/scripts/setup.sh"
-  CC=smpicc CXX=smpicxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTOPO_SMPI=ON >/dev/null
-fi
-cmake --build "$build" -j "$(nproc)" --target reorder_sim >/dev/null
-# smpirun puts the system library directory first in LD_LIBRARY_PATH, so the
-# patched library is preloaded (the loader then resolves its soname to it).
-simgrid_preload=
-simgrid_label=stock
-if [ "$stock_simgrid" -eq 0 ]; then
-  simgrid_preload=$(bash "$root/scripts/smpi/build_simgrid.sh" "$build/simgrid")
-  simgrid_label=patched
-fi
+source "$root/scripts/smpi/smpi_common.sh"
+smpi_build "$build" reorder_sim
+smpi_simgrid "$build" "$stock_simgrid"
 mkdir -p "$log_dir" "$(dirname "$out")"
 touch "$out"
 
-# simulate.sh's model (docs/scaling/README.md): links as the platform says,
-# eager messages below 64 KiB, 100 ns of CPU per send, receive and poll, and
-# MPICH 4.0.2's algorithms for the collectives the mapping calls on small
-# messages: MPI_Allreduce recursive doubling, MPI_Gather and MPI_Scatter
-# binomial, MPI_Bcast binomial (MPI_Gatherv is linear in both). MPI_Barrier
-# is the driver's only (around the calibration).
-smpi_cfg=(
-  --cfg=smpi/privatization:no
-  --cfg=contexts/stack-size:128
-  --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
-  --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536
-  --cfg=smpi/os:0:1e-7 --cfg=smpi/ois:0:1e-7 --cfg=smpi/or:0:1e-7
-  "--cfg=smpi/iprobe:$iprobe" "--cfg=smpi/test:$iprobe" --cfg=smpi/grow-injected-times:no
-  --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb
-  --cfg=smpi/gather:ompi_binomial --cfg=smpi/scatter:ompi_binomial --cfg=smpi/bcast:binomial_tree
-  --log=root.thres:warning
-)
+# simulate.sh's model, and MPICH 4.0.2's algorithms for the other
+# collectives the mapping calls on small messages: MPI_Gather and
+# MPI_Scatter binomial, MPI_Bcast binomial (MPI_Gatherv is linear in both).
+smpi_model "$iprobe"
+smpi_cfg+=(--cfg=smpi/gather:ompi_binomial --cfg=smpi/scatter:ompi_binomial --cfg=smpi/bcast:binomial_tree)
 
 for p in "${sizes[@]}"; do
-  # Every simulated rank's stack is a mapping plus a guard page; Linux allows
-  # 65530 mappings per process by default.
-  size_cfg=()
-  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
-    size_cfg=(--cfg=contexts/guard-size:0)
-  fi
-  platform="$build/platforms/fat_tree_$p.xml"
-  mkdir -p "$(dirname "$platform")"
-  bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
+  smpi_platform "$build" "$p"
   for k in ${ranks_per_node//,/ }; do
     for compute in ${computes//,/ }; do
       case "$compute" in

@@ -1,0 +1,65 @@
+# What simulate.sh and simulate_reorder.sh share: SimGrid installed, the SMPI
+# build, the patched libsimgrid, the network model, and the platform of P
+# hosts. Sourced; expects $root.
+
+# Installs SimGrid (libsimgrid-dev) if needed, configures the SMPI build in
+# $1 if it has none, and builds the targets given after it.
+smpi_build() {
+  local build=$1
+  shift
+  if ! command -v smpirun >/dev/null || ! dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "ok installed"; then
+    bash "$root/scripts/setup.sh"
+    local as_root=()
+    [ "$(id -u)" -eq 0 ] || as_root=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libsimgrid-dev simgrid >/dev/null
+  fi
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    bash "$root/scripts/setup.sh"
+    CC=smpicc CXX=smpicxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTOPO_SMPI=ON >/dev/null
+  fi
+  cmake --build "$build" -j "$(nproc)" --target "$@" >/dev/null
+}
+
+# Sets simgrid_preload and simgrid_label: the patched library of
+# build_simgrid.sh built in $1/simgrid, unless $2 is 1 (Debian's as installed).
+# smpirun puts the system library directory first in LD_LIBRARY_PATH, so the
+# patched library is preloaded (the loader then resolves its soname to it).
+smpi_simgrid() {
+  simgrid_preload=
+  simgrid_label=stock
+  if [ "$2" -eq 0 ]; then
+    simgrid_preload=$(bash "$root/scripts/smpi/build_simgrid.sh" "$1/simgrid")
+    simgrid_label=patched
+  fi
+}
+
+# Sets smpi_cfg, the model (docs/scaling/README.md): links as the platform
+# says (no SMPI latency/bandwidth correction factors), eager messages below
+# 64 KiB, 100 ns of CPU overhead per send and receive, $1 s per poll
+# (MPI_Iprobe, MPI_Test), and MPICH's algorithms for barrier and allreduce.
+smpi_model() {
+  smpi_cfg=(
+    --cfg=smpi/privatization:no
+    --cfg=contexts/stack-size:128
+    --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1
+    --cfg=smpi/async-small-thresh:65536 --cfg=smpi/send-is-detached-thresh:65536
+    --cfg=smpi/os:0:1e-7 --cfg=smpi/ois:0:1e-7 --cfg=smpi/or:0:1e-7
+    "--cfg=smpi/iprobe:$1" "--cfg=smpi/test:$1" --cfg=smpi/grow-injected-times:no
+    --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb
+    --log=root.thres:warning
+  )
+}
+
+# Sets platform (the fat tree of $2 hosts, written under $1/platforms) and
+# size_cfg. Every simulated rank's stack is a mapping plus a guard page;
+# Linux allows 65530 mappings per process by default.
+smpi_platform() {
+  local build=$1 p=$2
+  size_cfg=()
+  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
+    size_cfg=(--cfg=contexts/guard-size:0)
+  fi
+  platform="$build/platforms/fat_tree_$p.xml"
+  mkdir -p "$(dirname "$platform")"
+  bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
+}
