@@ -12,7 +12,6 @@
 // Run: smpirun -np P -platform ... edge_exchange_sim [--family ring,...] ...
 // (scripts/smpi/simulate.sh sets the SMPI configuration).
 #include <mpi.h>
-#include <simgrid/actor.h>
 
 // smpicxx forces smpi_helpers.h into every file, whose exit(x) macro clobbers
 // CLI::App::exit; this program never calls exit().
@@ -21,8 +20,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +30,7 @@
 #include "distopo/distgraph/edge_redistribution.hpp"
 #include "graph_families.hpp"
 #include "mpich_dist_graph.hpp"
+#include "simulated_start.hpp"
 
 // The actor heap meter (actor_heap_meter.cpp), when preloaded.
 extern "C" __attribute__((weak)) long long distopo_actor_heap_reset();
@@ -101,26 +101,11 @@ struct Sample {
   double total_heap;  // with the simulated MPI library's blocks
 };
 
-// Every rank enters the call at the same simulated instant: the ranks agree on
-// a start time safely after the latest of them reached this point (an
-// allreduce, which also separates consecutive exchanges on MPI_COMM_WORLD, as
-// a sparse exchange requires) and wait for it in simulated time. A real
-// machine cannot do this; there a barrier's exit skew adds to the time. The
-// time of the call is then the time from that instant to each rank's return,
-// max over ranks.
-constexpr double kStartGuard = 1e-3;  // far longer than the allreduce below takes
+// The start guard: far longer than start_together's allreduce takes.
+constexpr double kStartGuard = 1e-3;
 
 Sample timed(const std::string& impl, const bench::LocalEdges& edges, std::uint64_t* checksum = nullptr) {
-  double start = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  start += kStartGuard;
-  const double idle = start - MPI_Wtime();
-  if (idle <= 0) throw std::runtime_error("the start guard is too short for this P");
-  // Not as computation: where it is charged, SMPI measures the CPU time of
-  // this thread between MPI calls, and other ranks run in it meanwhile.
-  smpi_bench_end();
-  sg_actor_sleep_for(idle);
-  smpi_bench_begin();
+  const double start = bench::start_together(kStartGuard);
   const bool metered = distopo_actor_heap_reset != nullptr;
   const long long baseline = metered ? distopo_actor_heap_reset() : 0;
   const long long total_baseline = metered ? distopo_actor_heap_total_live() : 0;

@@ -17,7 +17,6 @@
 // Run: smpirun -np P -platform ... reorder_sim --family stencil2d --ranks-per-node 64 ...
 // (scripts/smpi/simulate_reorder.sh sets the SMPI configuration).
 #include <mpi.h>
-#include <simgrid/actor.h>
 
 // smpicxx forces smpi_helpers.h into every file, whose exit(x) macro clobbers
 // CLI::App::exit; this program never calls exit().
@@ -29,9 +28,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <exception>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +40,7 @@
 #include "distopo/core/topology.hpp"
 #include "reorder/node_placement.hpp"
 #include "reorder_graphs.hpp"
+#include "simulated_start.hpp"
 
 // Calls of MPI_Comm_get_attr from the library, per simulated rank (the
 // program is linked with -Wl,--wrap=MPI_Comm_get_attr). SMPI runs every
@@ -119,24 +119,8 @@ std::int64_t crossing(const bench::Adjacency& graph, NodeOf&& node_of) {
   return cut;
 }
 
-// Every rank enters the call at the same simulated instant (the technique of
-// edge_exchange_sim.cpp): the ranks agree on a start time safely after the
-// latest of them reached this point and wait for it in simulated time.
-constexpr double kStartGuard = 1e-2;  // far longer than the allreduce below takes at 65536 ranks
-
-double synchronized_start() {
-  double start = MPI_Wtime();
-  MPI_Allreduce(MPI_IN_PLACE, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  start += kStartGuard;
-  const double idle = start - MPI_Wtime();
-  if (idle <= 0) throw std::runtime_error("the start guard is too short for this P");
-  // Not as computation: where it is charged, SMPI measures the CPU time of
-  // this thread between MPI calls, and other ranks run in it meanwhile.
-  smpi_bench_end();
-  sg_actor_sleep_for(idle);
-  smpi_bench_begin();
-  return start;
-}
+// The start guard (simulated_start.hpp): far longer than its allreduce takes at 65536 ranks.
+constexpr double kStartGuard = 1e-2;
 
 double thread_cpu_seconds() {
   timespec now{};
@@ -175,7 +159,7 @@ void run_family(const Settings& settings, const std::string& family, MPI_Comm co
   reorder.effort = effort_of(settings.effort);
   reorder.ranks_per_node = k;
 
-  const double start = synchronized_start();
+  const double start = bench::start_together(kStartGuard);
   const long long calls_before = get_attr_calls[static_cast<std::size_t>(rank)];
   const std::optional<distopo::detail::Placement> placement =
       distopo::detail::place_on_nodes(comm, own, layout, reorder);
