@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/sparse_exchange.hpp"
@@ -96,9 +97,7 @@ class RecordExchange {
     deliver([](std::span<const Word>) {});
     Word below = 0;
     check_mpi(MPI_Exscan(&value, &below, 1, MPI_INT64_T, MPI_SUM, comm_), "MPI_Exscan");
-    int rank = 0;
-    check_mpi(MPI_Comm_rank(comm_, &rank), "MPI_Comm_rank");
-    return rank == 0 ? 0 : below;  // MPI_Exscan leaves rank 0's undefined
+    return comm_rank(comm_) == 0 ? 0 : below;  // MPI_Exscan leaves rank 0's undefined
   }
 
   // On a rank that left the reordering between rounds (out of memory): joins
