@@ -12,21 +12,6 @@ namespace {
 using distopo::Comm;
 using namespace distopo::testing;
 
-class InfoHandle {
- public:
-  explicit InfoHandle(std::initializer_list<std::pair<const char*, const char*>> entries) {
-    MPI_Info_create(&info_);
-    for (const auto& [key, value] : entries) MPI_Info_set(info_, key, value);
-  }
-  ~InfoHandle() { MPI_Info_free(&info_); }
-  InfoHandle(const InfoHandle&) = delete;
-  InfoHandle& operator=(const InfoHandle&) = delete;
-  [[nodiscard]] MPI_Info get() const { return info_; }
-
- private:
-  MPI_Info info_ = MPI_INFO_NULL;
-};
-
 TEST(DistGraphAdjacent, StandardExample) {
   if (world_size() < 4) GTEST_SKIP() << "needs 4 ranks";
   const int rank = world_rank();
@@ -42,7 +27,7 @@ TEST(DistGraphAdjacent, StandardExample) {
   const Lists got = distopo_lists(graph);
   EXPECT_EQ(got.in, zip(mine, weights));
   EXPECT_EQ(got.out, zip(mine, weights));
-  EXPECT_EQ(mpich_lists(graph).in, got.in);
+  expect_native_mirror(graph, got, false);
 }
 
 TEST(DistGraphAdjacent, OrderIsExactlyAsGivenWithDuplicates) {
@@ -61,9 +46,25 @@ TEST(DistGraphAdjacent, OrderIsExactlyAsGivenWithDuplicates) {
   const Lists got = distopo_lists(graph);
   EXPECT_EQ(got.in, zip(sources, source_weights));
   EXPECT_EQ(got.out, zip(destinations, destination_weights));
-  const Lists native = mpich_lists(graph);
-  EXPECT_EQ(native.in, got.in);
-  EXPECT_EQ(native.out, got.out);
+  expect_native_mirror(graph, got, false);
+}
+
+TEST(DistGraphAdjacent, NativeWeightsKeyCopiesTheWeightsToMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  const std::vector<int> sources = {(rank + size - 1) % size, rank};
+  const std::vector<int> source_weights = {7, 0};
+  const std::vector<int> destinations = {(rank + 1) % size, rank};
+  const std::vector<int> destination_weights = {7, 0};
+  InfoHandle both({{"distopo_check_adjacent", "true"}, {"distopo_native_weights", "true"}});
+  Comm graph = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, source_weights, destinations,
+                                                   destination_weights, {.info = both.get()});
+  expect_native_mirror(graph, distopo_lists(graph), true);
+  // Without weights there is nothing to copy: MPICH's copy is unweighted too.
+  InfoHandle weights_only({{"distopo_native_weights", "true"}});
+  Comm unweighted = distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, sources, {}, destinations, {},
+                                                        {.weighted = false, .info = weights_only.get()});
+  expect_native_mirror(unweighted, distopo_lists(unweighted), true);
 }
 
 TEST(DistGraphAdjacent, UnweightedAndEmpty) {

@@ -40,11 +40,7 @@ void expect_lists(MPI_Comm comm, const Lists& expected) {
   EXPECT_EQ(got.in, expected.in);
   EXPECT_EQ(got.out, expected.out);
   EXPECT_EQ(got.weighted, expected.weighted);
-  // The native MPICH topology on the same communicator carries the same lists.
-  const Lists native = mpich_lists(comm);
-  EXPECT_EQ(native.in, got.in);
-  EXPECT_EQ(native.out, got.out);
-  EXPECT_EQ(native.weighted, got.weighted);
+  expect_native_mirror(comm, got, false);
 }
 
 TEST(DistGraphCreate, StandardExampleEachRankGivesItsOutEdges) {
@@ -71,6 +67,23 @@ TEST(DistGraphCreate, StandardExampleWholeGraphOnRankZero) {
                                                       weights.data(), {})
                          : distopo::dist_graph_create(four, 0, nullptr, nullptr, nullptr, MPI_WEIGHTS_EMPTY, {});
   expect_lists(graph, kStandardExample[static_cast<std::size_t>(rank)]);
+}
+
+TEST(DistGraphCreate, NativeWeightsKeyCopiesTheWeightsToMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  // Distinct weights, each end given by a rank that does not store it.
+  const std::vector<Edge> edges = {{(rank + 1) % size, (rank + 2) % size, rank + 10},
+                                   {(rank + 1) % size, rank, 2 * rank + 1}};
+  InfoHandle native_weights({{"distopo_native_weights", "true"}});
+  for (const bool reorder : {false, true}) {
+    Comm graph =
+        distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.reorder = reorder, .info = native_weights.get()});
+    expect_native_mirror(graph, distopo_lists(graph), true);
+  }
+  Comm unweighted =
+      distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.weighted = false, .info = native_weights.get()});
+  expect_native_mirror(unweighted, distopo_lists(unweighted), true);
 }
 
 TEST(DistGraphCreate, StandardExampleUnweighted) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -24,6 +25,12 @@ inline WeightedList zip(const std::vector<int>& ranks, const std::vector<int>& w
 inline WeightedList sorted(WeightedList list) {
   std::sort(list.begin(), list.end());
   return list;
+}
+
+inline std::vector<int> neighbor_ranks(const WeightedList& list) {
+  std::vector<int> ranks;
+  for (const auto& [rank, weight] : list) ranks.push_back(rank);
+  return ranks;
 }
 
 struct Lists {
@@ -53,5 +60,33 @@ inline Lists mpich_lists(MPI_Comm comm) {
   if (!weighted) source_weights.clear(), destination_weights.clear();
   return {zip(sources, source_weights), zip(destinations, destination_weights), weighted != 0};
 }
+
+// MPICH's own copy of the topology on `comm` (the native mirror) has
+// distopo's neighbors in distopo's order; the weights as well only where
+// `copies_weights` (info key distopo_native_weights = true) and the graph is
+// weighted.
+inline void expect_native_mirror(MPI_Comm comm, const Lists& ours, bool copies_weights) {
+  const Lists native = mpich_lists(comm);
+  const bool weights = copies_weights && ours.weighted;
+  EXPECT_EQ(native.weighted, weights);
+  EXPECT_EQ(native.in, weights ? ours.in : zip(neighbor_ranks(ours.in), {}));
+  EXPECT_EQ(native.out, weights ? ours.out : zip(neighbor_ranks(ours.out), {}));
+}
+
+// An MPI_Info holding `entries`, freed with the handle.
+class InfoHandle {
+ public:
+  explicit InfoHandle(std::initializer_list<std::pair<const char*, const char*>> entries) {
+    MPI_Info_create(&info_);
+    for (const auto& [key, value] : entries) MPI_Info_set(info_, key, value);
+  }
+  ~InfoHandle() { MPI_Info_free(&info_); }
+  InfoHandle(const InfoHandle&) = delete;
+  InfoHandle& operator=(const InfoHandle&) = delete;
+  [[nodiscard]] MPI_Info get() const { return info_; }
+
+ private:
+  MPI_Info info_ = MPI_INFO_NULL;
+};
 
 }  // namespace distopo::testing

@@ -1,20 +1,19 @@
 #include "creation_agreement.hpp"
 
-#include <string>
+#include "edge_input.hpp"
+#include "install_topology.hpp"
 
 namespace distopo::detail {
 
 CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank,
-                                     int size, const char* weights_argument, bool check_adjacent)
+                                     int size, const char* weights_argument, InfoFlags flags)
     : size_(size), weights_argument_(weights_argument) {
   const int me = size - rank;
   values_[kError] = error_flag(error, rank, size);
-  values_[kUnweighted] = options.weighted ? 0 : me;
-  values_[kWeighted] = options.weighted ? me : 0;
-  values_[kReorder] = options.reorder ? me : 0;
-  values_[kNoReorder] = options.reorder ? 0 : me;
-  values_[kCheck] = check_adjacent ? me : 0;
-  values_[kNoCheck] = check_adjacent ? 0 : me;
+  note(options.weighted, kWeighted, kUnweighted, me);
+  note(options.reorder, kReorder, kNoReorder, me);
+  note(flags.check_adjacent, kCheck, kNoCheck, me);
+  note(flags.native_weights, kNativeWeights, kNoNativeWeights, me);
 }
 
 void CreationAgreement::reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
@@ -36,11 +35,15 @@ void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<Local
                                  " but false on rank " + std::to_string(first_rank(kNoReorder)) +
                                  "; it must be the same on all ranks");
   }
-  if (differ(kCheck, kNoCheck)) {
-    throw Error(MPI_ERR_ARG, prefix + "info key distopo_check_adjacent is true on rank " +
-                                 std::to_string(first_rank(kCheck)) + " but not on rank " +
-                                 std::to_string(first_rank(kNoCheck)) + "; it must be the same on all ranks");
-  }
+  throw_if_flag_differs(kCheck, kNoCheck, kCheckAdjacentKey, prefix);
+  throw_if_flag_differs(kNativeWeights, kNoNativeWeights, kNativeWeightsKey, prefix);
+}
+
+void CreationAgreement::throw_if_flag_differs(Slot yes, Slot no, const char* key, const std::string& prefix) const {
+  if (!differ(yes, no)) return;
+  throw Error(MPI_ERR_ARG, prefix + "info key " + key + " is true on rank " + std::to_string(first_rank(yes)) +
+                               " but not on rank " + std::to_string(first_rank(no)) +
+                               "; it must be the same on all ranks");
 }
 
 }  // namespace distopo::detail

@@ -104,6 +104,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   const int size = comm_size(comm_old);
   const auto check_value = info_value(options.info, kCheckAdjacentKey);
   const bool check = check_value && parse_flag(*check_value);
+  const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
   DistGraphTopology record;
   const std::optional<LocalError> error =
       local_step(kCreateAdjacent, rank, "a copy of the lists", [&]() -> std::optional<LocalError> {
@@ -113,10 +114,12 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
         return std::nullopt;
       });
   // Collectives need no private channel: the agreement runs on comm_old.
-  detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", check)
+  const detail::InfoFlags flags{.check_adjacent = check,
+                                .native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights};
+  detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", flags)
       .reduce_and_throw(comm_old, error, kCreateAdjacent);
   if (check) agree_on_error(comm_old, check_both_sides(private_channel(comm_old).comm, record, rank));
-  return detail::install_dist_graph(comm_old, std::move(record), options);
+  return detail::install_dist_graph(comm_old, std::move(record), options, native_copy);
 }
 
 AdjacentSide in_side(int degree, const int* sources, const int* weights) {

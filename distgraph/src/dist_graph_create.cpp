@@ -59,8 +59,10 @@ std::size_t max_tallied_edges(std::int64_t edges) {
 }
 
 // Validate -> tally or bucket -> exchange on `channel` -> lists of this rank.
+// `native_copy` (this rank's distopo_native_weights) is agreed in the exchange.
 template <class Input>
-DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options) {
+DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
+                               detail::NativeCopy native_copy) {
   constexpr const char* kCaller = detail::kCreate;
   ensure_runtime();
   detail::ensure_kokkos();
@@ -93,7 +95,9 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     buckets.reset();
     own.release();
   }
-  detail::CreationAgreement agreement(error, options, rank, size, "weights");
+  detail::CreationAgreement agreement(
+      error, options, rank, size, "weights",
+      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
   detail::ListRoom room(options.weighted);
   // The words of `own` from `received_until` on (this rank's own ends, then
   // each message as it arrives): single ends stay, a tally moves on to
@@ -157,7 +161,9 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   ensure_runtime();
   require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
-  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options), options);
+  const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
+  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options, native_copy),
+                                    options, native_copy);
 }
 
 }  // namespace
@@ -175,7 +181,7 @@ Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int 
 DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], const DistGraphOptions& options) {
   return redistribute(comm, channel, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
-                      options);
+                      options, detail::requested_native_copy(options.info));
 }
 
 }  // namespace distopo

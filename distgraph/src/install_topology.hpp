@@ -2,7 +2,7 @@
 // Turns a computed distributed-graph record into the communicator handed back,
 // a new communicator over the group of `comm_old`: with
 // DISTOPO_NATIVE_TOPOLOGY it comes from MPICH's own adjacent constructor
-// (reorder off, our lists), so plain MPI neighbor calls work on it too;
+// (reorder off, our neighbors), so plain MPI neighbor calls work on it too;
 // otherwise from copy_without_attributes. Either way the user's attributes are
 // not copied (only MPI_Comm_dup copies them). Unless reordered, the result
 // shares neighborhood channels with `comm_old` (same group, same rank order);
@@ -13,9 +13,21 @@
 
 namespace distopo::detail {
 
+// What MPICH's own copy of a distributed graph (the native mirror) holds. Its
+// purpose is MPICH's neighborhood collectives, which read neighbors only;
+// weights there cost 4 bytes per neighbor for as long as the communicator
+// lives (and raise a hub's peak above MPICH's own constructor's), so they are
+// copied only on request: info key distopo_native_weights = true.
+enum class NativeCopy { kNeighbors, kNeighborsAndWeights };
+inline constexpr const char* kNativeWeightsKey = "distopo_native_weights";
+
+// This rank's distopo_native_weights (local; the constructors agree on it).
+NativeCopy requested_native_copy(MPI_Info info);
+
 // Collective over `comm_old`. `record` holds graph node `rank`'s lists; with
 // options.reorder (agreed) the graph nodes may move to other processes
 // (reorder/node_placement.hpp), graph node v becoming rank v of the result.
-Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options);
+Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
+                        NativeCopy native_copy);
 
 }  // namespace distopo::detail

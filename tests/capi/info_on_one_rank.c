@@ -62,6 +62,25 @@ int main(int argc, char** argv) {
     if (rc == MPI_SUCCESS) MPI_Comm_free(&graph);
     MPI_Info_free(&info);
   }
+  { /* distopo_native_weights = true on rank 0 only: MPI_Dist_graph_create,
+     * where the agreement is the exchange's */
+    MPI_Info info = rank == 0 ? info_with("distopo_native_weights", "true") : MPI_INFO_NULL;
+    const int source = rank;
+    const int degree = 1;
+    const int destination = (rank + 1) % size;
+    const int weight = 3;
+    MPI_Comm graph = MPI_COMM_WORLD;
+    const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, &destination, &weight, info, 0, &graph);
+    expect_disagreement(rc, &graph, "distopo_native_weights", "distopo_native_weights on rank 0 only, create");
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  }
+  { /* ... and MPI_Dist_graph_create_adjacent (given on the last rank only) */
+    MPI_Info info = rank == size - 1 ? info_with("distopo_native_weights", "true") : MPI_INFO_NULL;
+    MPI_Comm graph = MPI_COMM_WORLD;
+    const int rc = create_ring(info, &graph);
+    expect_disagreement(rc, &graph, "distopo_native_weights", "distopo_native_weights on the last rank only");
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  }
   /* MPI_Cart_create and MPI_Graph_create take no info: their setting is the
    * environment variable, here set on rank 0 only. */
   if (rank == 0) setenv("DISTOPO_RANKS_PER_NODE", "2", 1);
