@@ -51,7 +51,8 @@ struct Settings {
   // weight for each of a rank's edges, in no order, so no edge end repeats
   // (the path of large sparse graphs).
   std::string weights = "repeated";
-  bool fresh_comm = false;  // every timed create on a new duplicate of MPI_COMM_WORLD
+  bool fresh_comm = false;      // every timed create on a new duplicate of MPI_COMM_WORLD
+  bool native_weights = false;  // distopo's creates copy the weights to MPICH's topology too
   unsigned seed = 1;
 };
 
@@ -61,23 +62,26 @@ struct Sample {
   std::optional<std::size_t> extra_heap;
 };
 
-MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted, MPI_Comm comm = MPI_COMM_WORLD) {
+// `distopo_info`: the info distopo's create is given (MPICH's gets none).
+MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted, MPI_Comm comm = MPI_COMM_WORLD,
+                MPI_Info distopo_info = MPI_INFO_NULL) {
   const int* weights = weighted ? edges.weights.data() : MPI_UNWEIGHTED;
   if (impl == Impl::mpich) {
     MPI_Comm graph = MPI_COMM_NULL;
     // PMPI: MPICH's own constructor even when an interposition library is loaded.
-    PMPI_Dist_graph_create(comm, edges.n(), edges.sources.data(), edges.degrees.data(),
-                           edges.destinations.data(), weights, MPI_INFO_NULL, 0, &graph);
+    PMPI_Dist_graph_create(comm, edges.n(), edges.sources.data(), edges.degrees.data(), edges.destinations.data(),
+                           weights, MPI_INFO_NULL, 0, &graph);
     return graph;
   }
   return distopo::dist_graph_create(comm, edges.n(), edges.sources.data(), edges.degrees.data(),
-                                    edges.destinations.data(), weights, {.weighted = weighted, .reorder = false})
+                                    edges.destinations.data(), weights,
+                                    {.weighted = weighted, .reorder = false, .info = distopo_info})
       .release();
 }
 
 // With `fresh_comm`, the call runs on a new duplicate of MPI_COMM_WORLD (made
 // before the clock starts): what a program that creates one topology sees.
-Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bool fresh_comm) {
+Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bool fresh_comm, MPI_Info distopo_info) {
   MPI_Comm comm = MPI_COMM_WORLD;
   if (fresh_comm) MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -86,7 +90,7 @@ Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bo
   const std::size_t baseline = heap_meter::reset_peak();
 #endif
   const double start = MPI_Wtime();
-  MPI_Comm graph = create(impl, edges, weighted, comm);
+  MPI_Comm graph = create(impl, edges, weighted, comm, distopo_info);
   sample.seconds = MPI_Wtime() - start;
 #ifndef DISTOPO_NO_HEAP_METER
   sample.extra_heap = heap_meter::peak_bytes() - baseline;
@@ -188,9 +192,14 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
   std::vector<Impl> impls;
   if (settings.impl != "mpich") impls.push_back(Impl::distopo);
   if (settings.impl != "distopo") impls.push_back(Impl::mpich);
+  MPI_Info distopo_info = MPI_INFO_NULL;
+  if (settings.native_weights) {
+    MPI_Info_create(&distopo_info);
+    MPI_Info_set(distopo_info, "distopo_native_weights", "true");
+  }
 
   for (int i = 0; i < settings.warmup; ++i) {
-    for (Impl impl : impls) timed_create(impl, edges, weighted, settings.fresh_comm);
+    for (Impl impl : impls) timed_create(impl, edges, weighted, settings.fresh_comm, distopo_info);
   }
   std::vector<std::vector<double>> times(impls.size());
   std::vector<std::vector<double>> heaps(impls.size());
@@ -198,7 +207,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
     for (std::size_t k = 0; k < impls.size(); ++k) {
       // Alternate which implementation goes first, so neither always runs on a warm cache.
       const std::size_t which = (k + static_cast<std::size_t>(rep)) % impls.size();
-      const Sample sample = timed_create(impls[which], edges, weighted, settings.fresh_comm);
+      const Sample sample = timed_create(impls[which], edges, weighted, settings.fresh_comm, distopo_info);
       double worst[2] = {sample.seconds, sample.extra_heap ? static_cast<double>(*sample.extra_heap) : -1.0};
       MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       times[which].push_back(worst[0]);
@@ -224,6 +233,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"weighted", weighted},
                              {"weights", settings.weights},
                              {"fresh_comm", settings.fresh_comm},
+                             {"native_weights", settings.native_weights},
                              {"indegree_max", indegree_max}};
       const double heap = median(heaps[k]);
       line["peak_bytes_per_rank"] = heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap));
@@ -236,6 +246,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
       std::fflush(stdout);
     }
   }
+  if (distopo_info != MPI_INFO_NULL) MPI_Info_free(&distopo_info);
   return same;
 }
 
@@ -266,6 +277,9 @@ int main(int argc, char** argv) {
   app.add_option("--weights", settings.weights,
                  "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: no edge end repeats")
       ->check(CLI::IsMember({"repeated", "distinct"}));
+  app.add_flag("--native-weights", settings.native_weights,
+               "give distopo's creates info key distopo_native_weights = true (MPICH's copy of the graph holds the "
+               "weights too)");
   app.add_flag("--fresh-comm", settings.fresh_comm,
                "time every create on a new duplicate of MPI_COMM_WORLD (a program's first create on a communicator)");
   int rank = 0;

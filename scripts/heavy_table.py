@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """distgraph_scaling JSON lines -> a Markdown table of distopo against MPICH.
 
-One row per (build, P, weights, family, edges per rank, max degree): the
-median time of each implementation (max over ranks), their ratio, and the
-peak heap each added on one rank. Lines may carry a "build" label (added by
-the command that made them, e.g. before/after a change); rows keep the order
-in which they first appear.
+One row per (build, round, P, weights, family, edges per rank, max degree):
+the median time of each implementation (max over ranks), their ratio, and the
+peak heap each added on one rank. Lines may carry a "build" label and a
+"round" number (added by the command that made them, e.g. before/after a
+change, run twice); rows keep the order in which they first appear.
 
     python3 scripts/heavy_table.py docs/heavy/*.jsonl
 """
@@ -27,7 +27,8 @@ def main(paths):
                 if not line.startswith("{"):
                     continue
                 r = json.loads(line)
-                key = (r.get("build", ""), r["P"], r.get("weights", "repeated"), r["family"],
+                build = r.get("build", "") + (f" ({r['round']})" if "round" in r else "")
+                key = (build, r["P"], r.get("weights", "repeated"), r["family"],
                        r["edges_per_rank"], r.get("max_degree", 0))
                 rows.setdefault(key, {})[r["impl"]] = r
     print("| build | P | weights | family | edges/rank | distopo s | MPICH s | distopo/MPICH "

@@ -77,8 +77,7 @@ TEST(DistGraphCreate, NativeWeightsKeyCopiesTheWeightsToMpich) {
                                    {(rank + 1) % size, rank, 2 * rank + 1}};
   InfoHandle native_weights({{"distopo_native_weights", "true"}});
   for (const bool reorder : {false, true}) {
-    Comm graph =
-        distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.reorder = reorder, .info = native_weights.get()});
+    Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.reorder = reorder, .info = native_weights.get()});
     expect_native_mirror(graph, distopo_lists(graph), true);
   }
   Comm unweighted =
@@ -230,8 +229,8 @@ TEST_P(TwoCreates, ReturnIdenticalSortedLists) {
   std::mt19937 random(static_cast<unsigned>(rank));
   std::vector<Edge> edges;
   for (int i = 0; i < GetParam(); ++i) {
-    edges.push_back({static_cast<int>(random() % size), static_cast<int>(random() % size),
-                     static_cast<int>(random() % 3)});
+    edges.push_back(
+        {static_cast<int>(random() % size), static_cast<int>(random() % size), static_cast<int>(random() % 3)});
   }
   Comm first = distopo::dist_graph_create(MPI_COMM_WORLD, edges);
   std::shuffle(edges.begin(), edges.end(), random);  // input order must not matter

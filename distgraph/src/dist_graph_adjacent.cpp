@@ -129,10 +129,9 @@ AdjacentSide out_side(int degree, const int* destinations, const int* weights) {
   return {"outdegree", "destinations", "destweights", degree, destinations, weights};
 }
 
-std::string weights_mismatch(const char* weights_name, std::size_t weights, const char* ranks_name,
-                             std::size_t ranks) {
-  return std::string(weights_name) + " has " + std::to_string(weights) + " entries for " + std::to_string(ranks) +
-         " " + ranks_name;
+std::string weights_mismatch(const char* weights_name, std::size_t weights, const char* ranks_name, std::size_t ranks) {
+  return std::string(weights_name) + " has " + std::to_string(weights) + " entries for " + std::to_string(ranks) + " " +
+         ranks_name;
 }
 
 }  // namespace
@@ -153,11 +152,10 @@ Comm dist_graph_create_adjacent(MPI_Comm comm_old, std::span<const int> sources,
   } else if (options.weighted && destination_weights.size() != destinations.size()) {
     misuse = weights_mismatch("destination_weights", destination_weights.size(), "destinations", destinations.size());
   }
-  return create_adjacent(comm_old,
-                         in_side(static_cast<int>(sources.size()), sources.data(), source_weights.data()),
-                         out_side(static_cast<int>(destinations.size()), destinations.data(),
-                                  destination_weights.data()),
-                         options, misuse);
+  return create_adjacent(
+      comm_old, in_side(static_cast<int>(sources.size()), sources.data(), source_weights.data()),
+      out_side(static_cast<int>(destinations.size()), destinations.data(), destination_weights.data()), options,
+      misuse);
 }
 
 }  // namespace distopo

@@ -69,25 +69,27 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
-  detail::KeyBuffer own;  // the ends this rank stores: its own, then those received
+  detail::KeyBuffer own;                              // the ends this rank stores: its own, then those received
   detail::GrowingBuffer<detail::TalliedEnd> tallied;  // those that came with a count, moved out of `own`
   std::vector<OutgoingMessage<EdgeKey>> messages;
   std::optional<detail::EndTally> tally;
   std::optional<detail::PeerBuckets> buckets;
-  std::optional<LocalError> error = local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
-    if (auto invalid = input.validate(rank, size)) return invalid;
-    tally = detail::EndTally::of(rank, input, max_tallied_edges(input.edge_count()), own);
-    if (tally) {
-      messages = tally->messages();
-      return std::nullopt;
-    }
-    buckets.emplace(rank, edge_ends(input), own);
-    if (const std::optional<int> peer = buckets->oversized_peer()) {
-      return rank_error(MPI_ERR_ARG, kCaller, rank, "more than INT_MAX edge ends for rank " + std::to_string(*peer));
-    }
-    messages = buckets->messages();
-    return std::nullopt;
-  });
+  std::optional<LocalError> error =
+      local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
+        if (auto invalid = input.validate(rank, size)) return invalid;
+        tally = detail::EndTally::of(rank, input, max_tallied_edges(input.edge_count()), own);
+        if (tally) {
+          messages = tally->messages();
+          return std::nullopt;
+        }
+        buckets.emplace(rank, edge_ends(input), own);
+        if (const std::optional<int> peer = buckets->oversized_peer()) {
+          return rank_error(MPI_ERR_ARG, kCaller, rank,
+                            "more than INT_MAX edge ends for rank " + std::to_string(*peer));
+        }
+        messages = buckets->messages();
+        return std::nullopt;
+      });
   if (error) {
     // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
     messages.clear();
@@ -95,9 +97,8 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
     buckets.reset();
     own.release();
   }
-  detail::CreationAgreement agreement(
-      error, options, rank, size, "weights",
-      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
+  detail::CreationAgreement agreement(error, options, rank, size, "weights",
+                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
   detail::ListRoom room(options.weighted);
   // The words of `own` from `received_until` on (this rank's own ends, then
   // each message as it arrives): single ends stay, a tally moves on to

@@ -37,8 +37,8 @@ static MPI_Info info_with(const char* key, const char* value) {
 static int create_ring(MPI_Info info, MPI_Comm* graph) {
   const int previous = (rank + size - 1) % size;
   const int next = (rank + 1) % size;
-  return MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &previous, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED, info,
-                                        0, graph);
+  return MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &previous, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED, info, 0,
+                                        graph);
 }
 
 int main(int argc, char** argv) {
