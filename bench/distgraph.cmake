@@ -17,6 +17,7 @@ endif()
 distopo_add_benchmark(scaling_report SOURCES scaling_report.cpp LIBS nlohmann_json::nlohmann_json)
 distopo_add_benchmark(key_sort_bench SOURCES key_sort_bench.cpp
                       LIBS distopo_distgraph Kokkos::kokkos benchmark::benchmark)
+target_include_directories(key_sort_bench PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
 # What one MPI_Iprobe / MPI_Test costs: the calibration of the SMPI study's
 # polling charge (docs/scaling/README.md).
 distopo_add_benchmark(poll_cost SOURCES poll_cost.cpp LIBS MPI::MPI_CXX CLI11::CLI11 nlohmann_json::nlohmann_json)

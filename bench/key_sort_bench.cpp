@@ -7,17 +7,20 @@
 // Kokkos' thread count is the benchmark's own: --kokkos-threads=N (or
 // OMP_NUM_THREADS) in an OpenMP build of Kokkos; the output's context names
 // the execution space and its threads. std::sort always runs on one thread.
+#include <benchmark/benchmark.h>
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
-#include <benchmark/benchmark.h>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
+#include "edge_lists.hpp"
 
 namespace {
 
@@ -49,8 +52,10 @@ void sort_bench(benchmark::State& state) {
     state.PauseTiming();
     keys = input;
     state.ResumeTiming();
-    if constexpr (kDistopo) distopo::sort_keys(keys);
-    else std::sort(keys.begin(), keys.end());
+    if constexpr (kDistopo)
+      distopo::sort_keys(keys);
+    else
+      std::sort(keys.begin(), keys.end());
     benchmark::DoNotOptimize(keys.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
@@ -70,6 +75,43 @@ void arguments(benchmark::internal::Benchmark* bench) {
 
 BENCHMARK(sort_bench<true>)->Name("distopo_sort_keys")->Apply(arguments)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sort_bench<false>)->Name("std_sort")->Apply(arguments)->Unit(benchmark::kMicrosecond);
+
+// The lists of a rank whose ends do not repeat (distinct weights below 2^30,
+// ranks below P): write_lists, which groups the ends by neighbor and sorts
+// each neighbor's weights, as dist_graph_create runs it after the exchange
+// (the room of the lists taken first). n = 10^6 ends among P = 4 and 16
+// ranks: the hub and the k-out graphs of the heavy benchmark; the keys are
+// refilled outside the clock (write_lists uses their memory as scratch).
+void write_lists_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<int>(state.range(1));
+  std::mt19937_64 random(n + static_cast<std::size_t>(ranks));
+  std::vector<distopo::EdgeKey> input(n);
+  distopo::KeyBits bits;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto direction = random() % 2 ? distopo::EdgeDirection::out : distopo::EdgeDirection::in;
+    input[i] = distopo::pack_edge(direction, static_cast<int>(random() % static_cast<unsigned>(ranks)),
+                                  static_cast<int>(random() % (1U << 30)));
+    bits.add(input[i]);
+  }
+  std::vector<distopo::EdgeKey> keys(n);
+  for (auto _ : state) {
+    state.PauseTiming();
+    keys = input;
+    distopo::detail::ListRoom room(true);
+    if (room.add(std::span<const distopo::EdgeKey>(keys)) != 0) state.SkipWithError("no room for the lists");
+    distopo::DistGraphTopology record = room.take();
+    state.ResumeTiming();
+    record = distopo::detail::write_lists(keys, bits, {}, true, std::move(record));
+    benchmark::DoNotOptimize(record.sources.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(write_lists_bench)
+    ->Name("distopo_write_lists")
+    ->ArgNames({"n", "P"})
+    ->ArgsProduct({{1000000, 4800000}, {4, 16}})
+    ->Unit(benchmark::kMicrosecond);
 
 // What the memory allows one radix pass, on Kokkos' threads: `copy` reads and
 // writes n keys in order; `scatter` writes them where a pass over a random

@@ -3,6 +3,8 @@
 // sorted per group, the rest sorted whole; tallied ends (sent once with a
 // count) merged into any of them. And the tally itself: each distinct edge
 // once with its multiplicity, giving up beyond its limit.
+#include "edge_lists.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,7 +16,6 @@
 
 #include "distopo/distgraph.hpp"
 #include "edge_input.hpp"
-#include "edge_lists.hpp"
 #include "end_tally.hpp"
 
 namespace {
@@ -82,8 +83,7 @@ void expect_lists_like_sorting(Ends ends, bool weighted, const char* what) {
 
 // n ends of random direction, rank below `ranks`, weight below `weights`
 // (times `weight_step`, so that the weights differ in high bits only).
-std::vector<EdgeKey> random_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights,
-                                 int weight_step = 1) {
+std::vector<EdgeKey> random_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights, int weight_step = 1) {
   std::vector<EdgeKey> keys(n);
   for (EdgeKey& key : keys) {
     key = distopo::pack_edge(random() % 2 ? EdgeDirection::out : EdgeDirection::in,
@@ -113,10 +113,15 @@ TEST_F(EdgeLists, EveryPathGivesTheSortedLists) {
                               "weights differing in high bits only");
     expect_lists_like_sorting({random_ends(random, 20000, 250, weight_limit), {}}, weighted,
                               "small groups: std::sort per group");
+    expect_lists_like_sorting({random_ends(random, 300000, 4, weight_limit), {}}, weighted,
+                              "large groups, both directions interleaved");
+    std::vector<EdgeKey> skewed = random_ends(random, 200000, 2, weights(1 << 12));
+    for (const EdgeKey key : random_ends(random, 20000, 2, weight_limit)) skewed.push_back(key);
+    expect_lists_like_sorting({skewed, {}}, weighted, "large groups, weights crowded at the bottom");
     expect_lists_like_sorting({random_ends(random, 5000, 1 << 20, weight_limit), {}}, weighted,
                               "more neighbors than ends: sorted whole");
-    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), random_tallies(random, 40, 16, 4)},
-                              weighted, "counted, with tallies");
+    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), random_tallies(random, 40, 16, 4)}, weighted,
+                              "counted, with tallies");
     expect_lists_like_sorting({random_ends(random, 20000, 8, weight_limit), random_tallies(random, 40, 8, 1000)},
                               weighted, "wide, with tallies: sorted whole and merged");
     expect_lists_like_sorting({{}, random_tallies(random, 500, 30, 1000)}, weighted, "only tallies");
@@ -154,8 +159,7 @@ TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
   }
 
   distopo::detail::KeyBuffer own;
-  const auto tally =
-      distopo::detail::EndTally::of(self, distopo::detail::ListEdges(edges, true), 4 * 6 * 3, own);
+  const auto tally = distopo::detail::EndTally::of(self, distopo::detail::ListEdges(edges, true), 4 * 6 * 3, own);
   ASSERT_TRUE(tally.has_value());
   std::map<std::pair<int, EdgeKey>, std::uint64_t> got;
   const auto read = [&](int owner, std::span<const EdgeKey> words) {

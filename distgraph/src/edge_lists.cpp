@@ -60,11 +60,13 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   const UnmanagedKeys view(keys.data(), n);
   ChunkCounts offsets;  // per chunk and group: where the chunk's next end of the group goes
   Kokkos::View<std::size_t*, Kokkos::HostSpace> start;  // where each group begins
+  std::vector<int*> cursors;                            // offsets as places in the weight lists
   try {
-    offsets = ChunkCounts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::offsets"),
-                          chunks.count, groups);
+    offsets = ChunkCounts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::offsets"), chunks.count,
+                          groups);
     start = Kokkos::View<std::size_t*, Kokkos::HostSpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::starts"), groups + 1);
+    if (weighted) cursors.resize(chunks.count * groups);
   } catch (const std::bad_alloc&) {
     return false;
   }
@@ -85,8 +87,10 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   int* const sources = record.sources.data();
   int* const destinations = record.destinations.data();
   Kokkos::parallel_for("distopo::edge_lists::ranks", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
+    // A group is one (direction, rank): all of it in one list.
     const int rank = edge_rank(neighbor_bits.unpack(g));
-    for (std::size_t p = start(g); p < start(g + 1); ++p) (p < in_count ? sources[p] : destinations[p - in_count]) = rank;
+    const std::size_t size = start(g + 1) - start(g);
+    std::fill_n(start(g) < in_count ? sources + start(g) : destinations + (start(g) - in_count), size, rank);
   });
   Exec().fence();
   if (!weighted) return true;
@@ -95,14 +99,22 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   record.destination_weights.resize(n - in_count);
   int* const source_weights = record.source_weights.data();
   int* const destination_weights = record.destination_weights.data();
-  const auto weight_at = [=](std::size_t p) -> int& {
-    return p < in_count ? source_weights[p] : destination_weights[p - in_count];
+  const auto place = [=](std::size_t p) {
+    return p < in_count ? source_weights + p : destination_weights + (p - in_count);
   };
+  // A group lies in one list, so its places are pointers into that list: the
+  // scatter then has no branch on the direction, which alternates at random
+  // where a message holds both.
+  int** const cursor = cursors.data();
+  for (std::size_t c = 0; c < chunks.count; ++c) {
+    for (std::size_t g = 0; g < groups; ++g) cursor[c * groups + g] = place(offsets(c, g));
+  }
   Kokkos::parallel_for("distopo::edge_lists::weights", Kokkos::RangePolicy<Exec>(0, chunks.count),
                        [=](std::size_t chunk) {
+                         int** const next = cursor + chunk * groups;
                          for (std::size_t i = chunks.begin(chunk), end = chunks.end(chunk, n); i < end; ++i) {
                            const EdgeKey key = view(i);
-                           weight_at(offsets(chunk, group(key))++) = edge_weight(key);
+                           *next[group(key)]++ = edge_weight(key);
                          }
                        });
   Exec().fence();
@@ -114,7 +126,7 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   int* const scratch = reinterpret_cast<int*>(keys.data());
   Kokkos::parallel_for("distopo::edge_lists::sort", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
     if (start(g + 1) - start(g) < 2) return;
-    sort_weights(&weight_at(start(g)), scratch + start(g), start(g + 1) - start(g), low, width);
+    sort_weights(place(start(g)), scratch + start(g), start(g + 1) - start(g), low, width);
   });
   Exec().fence();
   return true;
