@@ -31,14 +31,18 @@ namespace distopo {
 namespace {
 
 // Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
-// (in, s, w) stored by rank d.
+// (in, s, w) stored by rank d. The out-ends of one source entry share their
+// owner, so they go as one run (one owner lookup, not one per edge).
 template <class Input>
 auto edge_ends(const Input& input) {
   return [&input](auto&& emit) {
-    input.for_each([&](int source, int destination, int weight) {
-      emit(source, pack_edge(EdgeDirection::out, destination, weight));
-      emit(destination, pack_edge(EdgeDirection::in, source, weight));
-      return true;
+    input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
+      const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
+      emit.run(source, destinations.size(),
+               [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
+      for (std::size_t k = 0; k < destinations.size(); ++k) {
+        emit(destinations[k], pack_edge(EdgeDirection::in, source, weight(k)));
+      }
     });
   };
 }

@@ -128,6 +128,18 @@ class ArrayEdges {
     }
   }
 
+  // visit(source, destinations, weights) per source entry of valid input;
+  // weights: null when unweighted.
+  template <class Visit>
+  void for_each_source(Visit&& visit) const {
+    std::int64_t j = 0;
+    for (int i = 0; i < n_; ++i) {
+      const auto degree = static_cast<std::size_t>(degrees_[i]);
+      visit(sources_[i], std::span<const int>(destinations_ + j, degree), weighted_ ? weights_ + j : nullptr);
+      j += degrees_[i];
+    }
+  }
+
   [[nodiscard]] std::int64_t edge_count() const {
     std::int64_t total = 0;
     for (int i = 0; i < n_; ++i) total += degrees_[i];
@@ -173,6 +185,14 @@ class ListEdges {
   void for_each(Visit&& visit) const {
     for (const Edge& edge : edges_) {
       if (!visit(edge.source, edge.destination, weighted_ ? edge.weight : 1)) return;
+    }
+  }
+
+  // Each edge as a source entry of degree 1 (the interface of ArrayEdges).
+  template <class Visit>
+  void for_each_source(Visit&& visit) const {
+    for (const Edge& edge : edges_) {
+      visit(edge.source, std::span<const int>(&edge.destination, 1), weighted_ ? &edge.weight : nullptr);
     }
   }
 

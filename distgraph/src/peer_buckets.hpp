@@ -29,7 +29,8 @@ class PeerSlots {
   // Inlined: it runs once or twice per edge.
   [[gnu::always_inline]] std::uint32_t slot(int owner) {
     Entry* entry = find(owner);
-    if (entry->owner < 0) [[unlikely]] entry = insert(owner);
+    if (entry->owner < 0) [[unlikely]]
+      entry = insert(owner);
     return entry->slot;
   }
   std::vector<int> take_owners() { return std::move(owners_); }
@@ -71,32 +72,30 @@ class PeerSlots {
 
 class PeerBuckets {
  public:
-  // `for_each_key(emit)` calls emit(owner, key) for every key. It runs twice
-  // (count, then fill) and must emit the same keys both times. Keys whose
-  // owner is `self` are appended to `own`: `self` takes slot 0 and is filled
-  // like any peer, so the per-key loops have no branch on the owner.
+  // `for_each_key(emit)` calls emit(owner, key) for every key, or
+  // emit.run(owner, n, key_at) for n keys key_at(0 ... n-1) of one owner
+  // (its slot looked up once). It runs twice (count, then fill) and must
+  // emit the same keys both times. Keys whose owner is `self` are appended
+  // to `own`: `self` takes slot 0 and is filled like any peer, so the
+  // per-key loops have no branch on the owner.
   template <class ForEachKey>
   PeerBuckets(int self, const ForEachKey& for_each_key, KeyBuffer& own) {
     // The lookup lives only while bucketing: its memory is gone before the
     // exchange, whose peak heap per rank is what dist_graph_create is judged by.
     PeerSlots slots;
     slots.slot(self);
-    std::vector<std::size_t> counts(1, 0);
-    for_each_key([&](int owner, EdgeKey) {
-      const std::uint32_t slot = slots.slot(owner);
-      if (slot == counts.size()) [[unlikely]]
-        counts.push_back(0);
-      ++counts[slot];
-    });
+    Counting counting{slots, {0}};
+    for_each_key(counting);
+    const std::vector<std::size_t>& counts = counting.counts;
     std::vector<int> owners = slots.take_owners();
     peers_.assign(owners.begin() + 1, owners.end());
     offsets_.assign(peers_.size() + 1, 0);
     for (std::size_t peer = 0; peer < peers_.size(); ++peer) offsets_[peer + 1] = offsets_[peer] + counts[peer + 1];
-    std::vector<EdgeKey*> cursor(counts.size());
-    cursor[0] = own.append(counts[0]);
+    Filling filling{slots, std::vector<EdgeKey*>(counts.size())};
+    filling.cursor[0] = own.append(counts[0]);
     EdgeKey* const first = keys_.append(offsets_.back());
-    for (std::size_t peer = 0; peer < peers_.size(); ++peer) cursor[peer + 1] = first + offsets_[peer];
-    for_each_key([&](int owner, EdgeKey key) { *cursor[slots.slot(owner)]++ = key; });
+    for (std::size_t peer = 0; peer < peers_.size(); ++peer) filling.cursor[peer + 1] = first + offsets_[peer];
+    for_each_key(filling);
   }
 
   // A peer whose message would exceed INT_MAX keys (the limit of one message).
@@ -117,6 +116,30 @@ class PeerBuckets {
   }
 
  private:
+  // The first pass: how many keys each slot gets.
+  struct Counting {
+    PeerSlots& slots;
+    std::vector<std::size_t> counts;
+    [[gnu::always_inline]] void run(int owner, std::size_t n, const auto&) {
+      const std::uint32_t slot = slots.slot(owner);
+      if (slot == counts.size()) [[unlikely]]
+        counts.push_back(0);
+      counts[slot] += n;
+    }
+    [[gnu::always_inline]] void operator()(int owner, EdgeKey) { run(owner, 1, 0); }
+  };
+  // The second pass: each key to its slot's next place.
+  struct Filling {
+    PeerSlots& slots;
+    std::vector<EdgeKey*> cursor;
+    [[gnu::always_inline]] void run(int owner, std::size_t n, const auto& key_at) {
+      EdgeKey*& next = cursor[slots.slot(owner)];
+      for (std::size_t k = 0; k < n; ++k) next[k] = key_at(k);
+      next += n;
+    }
+    [[gnu::always_inline]] void operator()(int owner, EdgeKey key) { *cursor[slots.slot(owner)]++ = key; }
+  };
+
   std::vector<int> peers_;
   std::vector<std::size_t> offsets_;
   KeyBuffer keys_;
