@@ -79,24 +79,13 @@ class PermutedGrid {
   std::vector<int> node_of_;  // by cell
 };
 
-class InfoHandle {
- public:
-  // gather_limit 0: the library's default.
-  explicit InfoHandle(int ranks_per_node, int gather_limit = 0) {
-    MPI_Info_create(&info_);
-    MPI_Info_set(info_, "distopo_ranks_per_node", std::to_string(ranks_per_node).c_str());
-    if (gather_limit > 0) {
-      MPI_Info_set(info_, "distopo_reorder_gather_limit", std::to_string(gather_limit).c_str());
-    }
-  }
-  ~InfoHandle() { MPI_Info_free(&info_); }
-  InfoHandle(const InfoHandle&) = delete;
-  InfoHandle& operator=(const InfoHandle&) = delete;
-  [[nodiscard]] MPI_Info get() const { return info_; }
-
- private:
-  MPI_Info info_ = MPI_INFO_NULL;
-};
+// Emulated nodes of `ranks_per_node`; gather_limit 0: the library's default.
+InfoHandle reorder_info(int ranks_per_node, int gather_limit = 0) {
+  const std::string per_node = std::to_string(ranks_per_node);
+  if (gather_limit == 0) return InfoHandle({{"distopo_ranks_per_node", per_node.c_str()}});
+  const std::string limit = std::to_string(gather_limit);
+  return InfoHandle({{"distopo_ranks_per_node", per_node.c_str()}, {"distopo_reorder_gather_limit", limit.c_str()}});
+}
 
 enum class Given { adjacent, scattered };
 
@@ -154,7 +143,7 @@ void check_case(const Case& c) {
   const int rank = world_rank();
   const int size = world_size();
   const PermutedGrid grid(size);
-  const InfoHandle info(c.ranks_per_node, c.path == Path::distributed ? 1 : 0);
+  const InfoHandle info = reorder_info(c.ranks_per_node, c.path == Path::distributed ? 1 : 0);
   const Comm result = create(grid, c, info.get());
   const int v = result.rank();  // the graph node this process hosts
 
@@ -214,7 +203,7 @@ TEST(DistGraphReorder, PermutedGridsDistributedMapping) {
 
 TEST(DistGraphReorder, OneNodeKeepsTheRanks) {
   const PermutedGrid grid(world_size());
-  const InfoHandle info(world_size());
+  const InfoHandle info = reorder_info(world_size());
   const Comm result = create(grid, {world_size(), true, Given::adjacent}, info.get());
   EXPECT_EQ(result.rank(), world_rank());
 }
