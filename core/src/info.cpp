@@ -31,4 +31,9 @@ int parse_positive(const char* text) {
 
 bool parse_flag(const std::string& text) { return text == "true" || text == "1"; }
 
+bool info_flag(MPI_Info info, const char* key) {
+  const std::optional<std::string> value = info_value(info, key);
+  return value && parse_flag(*value);
+}
+
 }  // namespace distopo

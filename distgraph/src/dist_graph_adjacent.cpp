@@ -102,8 +102,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   require_intracommunicator(comm_old, kCreateAdjacent);
   const int rank = comm_rank(comm_old);
   const int size = comm_size(comm_old);
-  const auto check_value = info_value(options.info, kCheckAdjacentKey);
-  const bool check = check_value && parse_flag(*check_value);
+  const bool check = info_flag(options.info, kCheckAdjacentKey);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
   DistGraphTopology record;
   const std::optional<LocalError> error =

@@ -84,13 +84,15 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   start(groups) = n;
   record.sources.resize(in_count);  // within the room ListRoom took: no allocation
   record.destinations.resize(n - in_count);
+  // Position p in the lists: the sources first, then the destinations.
+  const auto place = [in_count](int* in_list, int* out_list, std::size_t p) {
+    return p < in_count ? in_list + p : out_list + (p - in_count);
+  };
   int* const sources = record.sources.data();
   int* const destinations = record.destinations.data();
   Kokkos::parallel_for("distopo::edge_lists::ranks", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
     // A group is one (direction, rank): all of it in one list.
-    const int rank = edge_rank(neighbor_bits.unpack(g));
-    const std::size_t size = start(g + 1) - start(g);
-    std::fill_n(start(g) < in_count ? sources + start(g) : destinations + (start(g) - in_count), size, rank);
+    std::fill_n(place(sources, destinations, start(g)), start(g + 1) - start(g), edge_rank(neighbor_bits.unpack(g)));
   });
   Exec().fence();
   if (!weighted) return true;
@@ -99,15 +101,13 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   record.destination_weights.resize(n - in_count);
   int* const source_weights = record.source_weights.data();
   int* const destination_weights = record.destination_weights.data();
-  const auto place = [=](std::size_t p) {
-    return p < in_count ? source_weights + p : destination_weights + (p - in_count);
-  };
+  const auto weight_place = [=](std::size_t p) { return place(source_weights, destination_weights, p); };
   // A group lies in one list, so its places are pointers into that list: the
   // scatter then has no branch on the direction, which alternates at random
   // where a message holds both.
   int** const cursor = cursors.data();
   for (std::size_t c = 0; c < chunks.count; ++c) {
-    for (std::size_t g = 0; g < groups; ++g) cursor[c * groups + g] = place(offsets(c, g));
+    for (std::size_t g = 0; g < groups; ++g) cursor[c * groups + g] = weight_place(offsets(c, g));
   }
   Kokkos::parallel_for("distopo::edge_lists::weights", Kokkos::RangePolicy<Exec>(0, chunks.count),
                        [=](std::size_t chunk) {
@@ -126,7 +126,7 @@ bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, 
   int* const scratch = reinterpret_cast<int*>(keys.data());
   Kokkos::parallel_for("distopo::edge_lists::sort", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
     if (start(g + 1) - start(g) < 2) return;
-    sort_weights(place(start(g)), scratch + start(g), start(g + 1) - start(g), low, width);
+    sort_weights(weight_place(start(g)), scratch + start(g), start(g + 1) - start(g), low, width);
   });
   Exec().fence();
   return true;

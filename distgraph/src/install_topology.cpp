@@ -44,8 +44,7 @@ Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record,
 }  // namespace
 
 NativeCopy requested_native_copy(MPI_Info info) {
-  const auto value = info_value(info, kNativeWeightsKey);
-  return value && parse_flag(*value) ? NativeCopy::kNeighborsAndWeights : NativeCopy::kNeighbors;
+  return info_flag(info, kNativeWeightsKey) ? NativeCopy::kNeighborsAndWeights : NativeCopy::kNeighbors;
 }
 
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,

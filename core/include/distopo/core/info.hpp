@@ -19,4 +19,7 @@ int parse_positive(const char* text);
 // An info flag is set by "true" or "1".
 bool parse_flag(const std::string& text);
 
+// Whether `key` is a flag set in `info` (parse_flag of its value). Local.
+bool info_flag(MPI_Info info, const char* key);
+
 }  // namespace distopo
