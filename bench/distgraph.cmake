@@ -18,6 +18,9 @@ distopo_add_benchmark(scaling_report SOURCES scaling_report.cpp LIBS nlohmann_js
 distopo_add_benchmark(key_sort_bench SOURCES key_sort_bench.cpp
                       LIBS distopo_distgraph Kokkos::kokkos benchmark::benchmark)
 target_include_directories(key_sort_bench PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
+# The sending side's bucketing of edge ends by owner (dist_graph_create).
+distopo_add_benchmark(edge_bucket_bench SOURCES edge_bucket_bench.cpp LIBS distopo_distgraph benchmark::benchmark)
+target_include_directories(edge_bucket_bench PRIVATE ${PROJECT_SOURCE_DIR}/distgraph/src)
 # What one MPI_Iprobe / MPI_Test costs: the calibration of the SMPI study's
 # polling charge (docs/scaling/README.md).
 distopo_add_benchmark(poll_cost SOURCES poll_cost.cpp LIBS MPI::MPI_CXX CLI11::CLI11 nlohmann_json::nlohmann_json)

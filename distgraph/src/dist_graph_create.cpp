@@ -30,23 +30,6 @@
 namespace distopo {
 namespace {
 
-// Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
-// (in, s, w) stored by rank d. The out-ends of one source entry share their
-// owner, so they go as one run (one owner lookup, not one per edge).
-template <class Input>
-auto edge_ends(const Input& input) {
-  return [&input](auto&& emit) {
-    input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
-      const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
-      emit.run(source, destinations.size(),
-               [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
-      for (std::size_t k = 0; k < destinations.size(); ++k) {
-        emit(destinations[k], pack_edge(EdgeDirection::in, source, weight(k)));
-      }
-    });
-  };
-}
-
 // Below this many edges the tally is not tried: a handful of ends costs
 // less to send one by one than to count.
 constexpr std::int64_t kMinEdgesToTally = 256;
@@ -80,13 +63,16 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   std::optional<detail::PeerBuckets> buckets;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
-        if (auto invalid = input.validate(rank, size)) return invalid;
-        tally = detail::EndTally::of(rank, input, max_tallied_edges(input.edge_count()), own);
+        std::optional<detail::RankRange> ranks;
+        if (auto invalid = input.validate(rank, size, ranks)) return invalid;
+        const std::int64_t edges = input.edge_count();
+        tally = detail::EndTally::of(rank, input, max_tallied_edges(edges), own);
         if (tally) {
           messages = tally->messages();
           return std::nullopt;
         }
-        buckets.emplace(rank, edge_ends(input), own);
+        // A dense owner lookup when the input's ranks span no more than its ends.
+        buckets.emplace(rank, detail::edge_ends(input), own, ranks, 2 * static_cast<std::size_t>(edges));
         if (const std::optional<int> peer = buckets->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,
                             "more than INT_MAX edge ends for rank " + std::to_string(*peer));

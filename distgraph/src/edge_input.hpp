@@ -49,21 +49,41 @@ inline Check check_degree(const char* caller, const char* name, std::int64_t ind
   return rank_error(MPI_ERR_ARG, caller, rank, value_text(name, index, value) + " is negative");
 }
 
-// Whether every one of `count` values lies in [low, high], in one pass
-// without early exits, which the compiler vectorizes: validating a million
-// edges value by value (an optional<LocalError> per check) cost more than
-// sorting them. The checks that name the first bad value run only when this
-// fails.
+// The least and greatest of `count` values (count > 0), in one pass without
+// early exits, which the compiler vectorizes.
 template <class Value>
-bool all_within(std::int64_t count, Value value, int low, int high) {
+std::pair<int, int> min_max(std::int64_t count, Value value) {
   int min = INT_MAX;
   int max = INT_MIN;
   for (std::int64_t i = 0; i < count; ++i) {
     min = std::min(min, value(i));
     max = std::max(max, value(i));
   }
-  return count == 0 || (min >= low && max <= high);
+  return {min, max};
 }
+
+// Whether every one of `count` values lies in [low, high]: validating a
+// million edges value by value (an optional<LocalError> per check) cost more
+// than sorting them. The checks that name the first bad value run only when
+// this fails.
+template <class Value>
+bool all_within(std::int64_t count, Value value, int low, int high) {
+  if (count == 0) return true;
+  const auto [min, max] = min_max(count, value);
+  return min >= low && max <= high;
+}
+
+// The ranks [low, high] that an input names (as sources or destinations).
+struct RankRange {
+  int low;
+  int high;
+  static RankRange of(std::pair<int, int> min_max) { return {min_max.first, min_max.second}; }
+  [[nodiscard]] RankRange with(std::pair<int, int> more) const {
+    return {std::min(low, more.first), std::max(high, more.second)};
+  }
+  [[nodiscard]] bool within(int first, int last) const { return low >= first && high <= last; }
+  [[nodiscard]] std::size_t size() const { return static_cast<std::size_t>(static_cast<std::int64_t>(high) - low) + 1; }
+};
 
 // The standard's (n, sources, degrees, destinations, weights).
 class ArrayEdges {
@@ -76,7 +96,8 @@ class ArrayEdges {
         weights_(weights),
         weighted_(weighted) {}
 
-  [[nodiscard]] Check validate(int rank, int size) const {
+  // `ranks`: the ranks that valid input names, nullopt when it names none.
+  [[nodiscard]] Check validate(int rank, int size, std::optional<RankRange>& ranks) const {
     if (Check error = check_degree(kCreate, "n", -1, n_, rank)) return error;
     if (n_ > 0 && (sources_ == nullptr || degrees_ == nullptr)) {
       return rank_error(MPI_ERR_ARG, kCreate, rank, "sources or degrees is NULL with n = " + std::to_string(n_));
@@ -84,7 +105,8 @@ class ArrayEdges {
     const auto source = [this](std::int64_t i) { return sources_[i]; };
     const auto degree = [this](std::int64_t i) { return degrees_[i]; };
     std::int64_t total = 0;
-    const bool sources_valid = all_within(n_, source, 0, size - 1) && all_within(n_, degree, 0, INT_MAX);
+    if (n_ > 0) ranks = RankRange::of(min_max(n_, source));
+    const bool sources_valid = (n_ == 0 || ranks->within(0, size - 1)) && all_within(n_, degree, 0, INT_MAX);
     if (sources_valid) {
       for (int i = 0; i < n_; ++i) total += degrees_[i];  // n ints cannot overflow 64 bits
     }
@@ -106,7 +128,8 @@ class ArrayEdges {
     }
     const auto destination = [this](std::int64_t j) { return destinations_[j]; };
     const auto weight = [this](std::int64_t j) { return weights_[j]; };
-    if (all_within(total, destination, 0, size - 1) && (!weighted_ || all_within(total, weight, 0, INT_MAX))) {
+    if (total > 0) ranks = ranks->with(min_max(total, destination));
+    if ((!ranks || ranks->within(0, size - 1)) && (!weighted_ || all_within(total, weight, 0, INT_MAX))) {
       return std::nullopt;
     }
     for (std::int64_t j = 0; j < total; ++j) {
@@ -160,15 +183,15 @@ class ListEdges {
  public:
   ListEdges(std::span<const Edge> edges, bool weighted) : edges_(edges), weighted_(weighted) {}
 
-  [[nodiscard]] Check validate(int rank, int size) const {
+  // `ranks`: the ranks that valid input names, nullopt when it names none.
+  [[nodiscard]] Check validate(int rank, int size, std::optional<RankRange>& ranks) const {
     const auto count = static_cast<std::int64_t>(edges_.size());
     const auto source = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].source; };
     const auto destination = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].destination; };
     const auto weight = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].weight; };
-    if (all_within(count, source, 0, size - 1) && all_within(count, destination, 0, size - 1) &&
-        (!weighted_ || all_within(count, weight, 0, INT_MAX))) {
-      return std::nullopt;
-    }
+    if (count == 0) return std::nullopt;
+    ranks = RankRange::of(min_max(count, source)).with(min_max(count, destination));
+    if (ranks->within(0, size - 1) && (!weighted_ || all_within(count, weight, 0, INT_MAX))) return std::nullopt;
     for (std::size_t i = 0; i < edges_.size(); ++i) {
       const auto index = static_cast<std::int64_t>(i);
       if (Check error = check_rank(kCreate, "edges.source", index, edges_[i].source, rank, size)) return error;
