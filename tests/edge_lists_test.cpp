@@ -191,6 +191,28 @@ TEST(EndTally, GivesUpBeyondItsLimitWithoutWalkingOn) {
   EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 0, own).has_value()) << "limit 0: not tried";
 }
 
+TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
+  constexpr std::size_t probe = distopo::detail::EndTally::kProbeEdges;
+  // Three probes' worth of edges cycling through `distinct` different ones.
+  const auto cycling = [](std::size_t distinct) {
+    std::vector<distopo::Edge> edges;
+    for (std::size_t i = 0; i < 3 * probe; ++i) edges.push_back({0, 1, static_cast<int>(i % distinct)});
+    return edges;
+  };
+  distopo::detail::KeyBuffer own;
+  const std::vector<distopo::Edge> half = cycling(probe / 2);
+  const CountedWalk repeating{distopo::detail::ListEdges(half, true)};
+  EXPECT_TRUE(distopo::detail::EndTally::of(0, repeating, 10 * probe, own).has_value())
+      << "half of the probe distinct: the tally goes on";
+  EXPECT_EQ(repeating.visited, 3 * probe);
+  own.release();
+  const std::vector<distopo::Edge> more = cycling(probe / 2 + 1);
+  const CountedWalk barely{distopo::detail::ListEdges(more, true)};
+  EXPECT_FALSE(distopo::detail::EndTally::of(0, barely, 10 * probe, own).has_value());
+  EXPECT_EQ(barely.visited, probe) << "the walk stops at the end of the probe";
+  EXPECT_EQ(own.size(), 0U);
+}
+
 TEST(EndTally, MessagesOfSingleEndsNeverLookTallied) {
   // The largest key there is: no direction, rank or weight sets bit 63.
   const EdgeKey largest = distopo::pack_edge(EdgeDirection::out, 2147483647, 2147483647);

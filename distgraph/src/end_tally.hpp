@@ -43,21 +43,29 @@ inline TalliedEnd tallied_end(std::span<const EdgeKey> message, std::size_t i) {
 
 class EndTally {
  public:
+  // The edges looked at before the tally decides whether the input repeats.
+  static constexpr std::size_t kProbeEdges = 4096;
+
   // Counts the distinct edges (source, destination, weight) that
   // `input.for_each` visits, or nullopt when there are more than
   // `max_distinct`: the walk stops there, so giving up costs at most that many
   // table insertions. One lookup per edge, not per end: distinct edges have
   // distinct ends. This rank's own ends are appended to `own` (as the words
   // of a tally message).
+  // It also gives up when more than half of the first kProbeEdges edges are
+  // distinct: then the input barely repeats, and walking on until
+  // `max_distinct` would cost that many insertions for nothing.
   template <class Input>
   static std::optional<EndTally> of(int self, const Input& input, std::size_t max_distinct, KeyBuffer& own) {
     if (max_distinct == 0) return std::nullopt;
     Table table;
     bool gave_up = false;
+    std::size_t visited = 0;
     input.for_each([&](int source, int destination, int weight) {
-      if (table.add({source, destination, weight}, max_distinct)) return true;
-      gave_up = true;
-      return false;
+      const bool repeats = table.add({source, destination, weight}, max_distinct) &&
+                           (++visited != kProbeEdges || table.distinct() <= kProbeEdges / 2);
+      gave_up = !repeats;
+      return repeats;
     });
     if (gave_up) return std::nullopt;
     return EndTally(self, table, own);
@@ -99,13 +107,15 @@ class EndTally {
     }
 
     [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
+    [[nodiscard]] std::size_t distinct() const { return distinct_; }
 
    private:
     Entry* find(const Edge& edge) {
       const std::size_t mask = entries_.size() - 1;
-      std::uint64_t mixed = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.destination)) << 32 |
-                             static_cast<std::uint32_t>(edge.weight)) ^
-                            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.source)) * 0x9E3779B97F4A7C15ULL);
+      std::uint64_t mixed =
+          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.destination)) << 32 |
+           static_cast<std::uint32_t>(edge.weight)) ^
+          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(edge.source)) * 0x9E3779B97F4A7C15ULL);
       mixed *= 0xBF58476D1CE4E5B9ULL;
       std::size_t i = mixed >> shift_;
       while (entries_[i].count > 0 && !(entries_[i].edge == edge)) i = (i + 1) & mask;
@@ -129,18 +139,19 @@ class EndTally {
   // Both ends of every distinct edge, bucketed by owner like single ends
   // (peers in the table's order, which depends on the input only).
   EndTally(int self, const Table& table, KeyBuffer& own)
-      : buckets_(self,
-                 [&table](auto&& emit) {
-                   for (const Table::Entry& entry : table.entries()) {
-                     if (entry.count == 0) continue;
-                     const Edge& edge = entry.edge;
-                     emit(edge.source, kTalliedFlag | pack_edge(EdgeDirection::out, edge.destination, edge.weight));
-                     emit(edge.source, entry.count);
-                     emit(edge.destination, kTalliedFlag | pack_edge(EdgeDirection::in, edge.source, edge.weight));
-                     emit(edge.destination, entry.count);
-                   }
-                 },
-                 own) {}
+      : buckets_(
+            self,
+            [&table](auto&& emit) {
+              for (const Table::Entry& entry : table.entries()) {
+                if (entry.count == 0) continue;
+                const Edge& edge = entry.edge;
+                emit(edge.source, kTalliedFlag | pack_edge(EdgeDirection::out, edge.destination, edge.weight));
+                emit(edge.source, entry.count);
+                emit(edge.destination, kTalliedFlag | pack_edge(EdgeDirection::in, edge.source, edge.weight));
+                emit(edge.destination, entry.count);
+              }
+            },
+            own) {}
 
   PeerBuckets buckets_;
 };
