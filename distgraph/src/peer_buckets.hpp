@@ -197,15 +197,21 @@ class PeerBuckets {
 
 // Every edge (s, d, w) has two ends: (out, d, w) stored by rank s and
 // (in, s, w) stored by rank d. The out-ends of one source entry share their
-// owner, so they go as one run (one owner lookup, not one per edge). The
+// owner, so they go as one run (one owner lookup, not one per edge); an
+// entry of one edge (every edge of a ListEdges) skips the run's loop. The
 // visit of a source entry is inlined: called for each of a million entries
-// of one edge, it was 15 % of bucketing them.
+// of one edge, it was 15 % of bucketing them, and the run's loop 20 %.
 template <class Input>
 auto edge_ends(const Input& input) {
   return [&input](auto&& emit) {
     input.for_each_source([&](int source, std::span<const int> destinations,
                               const int* weights) __attribute__((always_inline)) {
       const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
+      if (destinations.size() == 1) {
+        emit(source, pack_edge(EdgeDirection::out, destinations[0], weight(0)));
+        emit(destinations[0], pack_edge(EdgeDirection::in, source, weight(0)));
+        return;
+      }
       emit.run(source, destinations.size(),
                [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
       for (std::size_t k = 0; k < destinations.size(); ++k) {
