@@ -93,6 +93,30 @@ void tally_bench(benchmark::State& state) {
 }
 BENCHMARK(tally_bench)->Name("distopo_tally_give_up")->Unit(benchmark::kMicrosecond);
 
+// The tally of an input that repeats: the heavy families' weights (1-4, a
+// function of the two ranks), so 10^6 edges are a few dozen distinct ones.
+void tally_repeated_bench(benchmark::State& state) {
+  const auto shape = static_cast<Shape>(state.range(0));
+  Input input = make_input(shape, 4);
+  for (std::size_t e = 0; e < input.weights.size(); ++e) {
+    const int source = shape == Shape::one_entry ? input.sources[0] : input.sources[e];
+    input.weights[e] = 1 + (source + input.destinations[e]) % 4;
+  }
+  const distopo::detail::ArrayEdges edges = input.edges();
+  for (auto _ : state) {
+    distopo::detail::KeyBuffer own;
+    const auto tally = distopo::detail::EndTally::of(0, edges, std::size_t{1} << 16, own);
+    if (!tally) state.SkipWithError("the edges were not tallied");
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * kEdges);
+}
+BENCHMARK(tally_repeated_bench)
+    ->Name("distopo_tally_repeated")
+    ->ArgNames({"single_edges"})
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

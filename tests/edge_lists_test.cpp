@@ -193,24 +193,36 @@ TEST(EndTally, GivesUpBeyondItsLimitWithoutWalkingOn) {
 
 TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
   constexpr std::size_t probe = distopo::detail::EndTally::kProbeEdges;
-  // Three probes' worth of edges cycling through `distinct` different ones.
-  const auto cycling = [](std::size_t distinct) {
+  // `distinct` different edges, the first of them `repeats` times more, then
+  // one edge more and the whole again: 2 * (distinct + repeats + 1) edges.
+  const auto edges_with = [](std::size_t distinct, std::size_t repeats) {
     std::vector<distopo::Edge> edges;
-    for (std::size_t i = 0; i < 3 * probe; ++i) edges.push_back({0, 1, static_cast<int>(i % distinct)});
+    for (std::size_t i = 0; i < distinct; ++i) edges.push_back({0, 1, static_cast<int>(i)});
+    edges.insert(edges.end(), repeats, edges.front());
+    edges.push_back({0, 2, 0});
+    edges.insert(edges.end(), edges.begin(), edges.end());
     return edges;
   };
-  distopo::detail::KeyBuffer own;
-  const std::vector<distopo::Edge> half = cycling(probe / 2);
-  const CountedWalk repeating{distopo::detail::ListEdges(half, true)};
-  EXPECT_TRUE(distopo::detail::EndTally::of(0, repeating, 10 * probe, own).has_value())
-      << "half of the probe distinct: the tally goes on";
-  EXPECT_EQ(repeating.visited, 3 * probe);
-  own.release();
-  const std::vector<distopo::Edge> more = cycling(probe / 2 + 1);
-  const CountedWalk barely{distopo::detail::ListEdges(more, true)};
-  EXPECT_FALSE(distopo::detail::EndTally::of(0, barely, 10 * probe, own).has_value());
-  EXPECT_EQ(barely.visited, probe) << "the walk stops at the end of the probe";
-  EXPECT_EQ(own.size(), 0U);
+  const auto tally_of = [](const std::vector<distopo::Edge>& edges, std::size_t& visited) {
+    const CountedWalk walk{distopo::detail::ListEdges(edges, true)};
+    distopo::detail::KeyBuffer own;
+    const bool tallied = distopo::detail::EndTally::of(0, walk, 10 * probe, own).has_value();
+    visited = walk.visited;
+    return tallied;
+  };
+  std::size_t visited = 0;
+  // Half of the probe distinct and then one more new edge, just beyond it:
+  // the tally goes on to the end.
+  const auto after_probe = edges_with(probe / 2, probe - probe / 2);
+  EXPECT_TRUE(tally_of(after_probe, visited));
+  EXPECT_EQ(visited, after_probe.size());
+  // The same new edge one earlier, as the probe's last edge: more than half
+  // of the probe is distinct, and the walk stops at that edge.
+  EXPECT_FALSE(tally_of(edges_with(probe / 2, probe - probe / 2 - 1), visited));
+  EXPECT_EQ(visited, probe);
+  // Every edge distinct: it stops at the (probe / 2 + 1)-th.
+  EXPECT_FALSE(tally_of(edges_with(probe, 0), visited));
+  EXPECT_EQ(visited, probe / 2 + 1);
 }
 
 TEST(EndTally, MessagesOfSingleEndsNeverLookTallied) {

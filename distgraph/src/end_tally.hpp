@@ -60,12 +60,10 @@ class EndTally {
     if (max_distinct == 0) return std::nullopt;
     Table table;
     bool gave_up = false;
-    std::size_t visited = 0;
     input.for_each([&](int source, int destination, int weight) {
-      const bool repeats = table.add({source, destination, weight}, max_distinct) &&
-                           (++visited != kProbeEdges || table.distinct() <= kProbeEdges / 2);
-      gave_up = !repeats;
-      return repeats;
+      if (table.add({source, destination, weight}, max_distinct)) return true;
+      gave_up = true;
+      return false;
     });
     if (gave_up) return std::nullopt;
     return EndTally(self, table, own);
@@ -89,14 +87,17 @@ class EndTally {
       std::uint64_t count = 0;  // 0: free
     };
 
-    // False when `edge` is new and `max_distinct` edges are counted already.
+    // False when `edge` is new and `max_distinct` edges are counted already,
+    // or it would be the (kProbeEdges / 2 + 1)-th distinct edge among the
+    // first kProbeEdges. That is checked only when it is inserted (the edges
+    // seen so far are summed once), so a repeating input pays nothing for it.
     bool add(const Edge& edge, std::size_t max_distinct) {
       Entry* entry = find(edge);
       if (entry->count > 0) {
         ++entry->count;
         return true;
       }
-      if (distinct_ == max_distinct) return false;
+      if (distinct_ == max_distinct || (distinct_ == kProbeEdges / 2 && seen() < kProbeEdges)) return false;
       if (2 * (distinct_ + 1) > entries_.size()) {
         grow();
         entry = find(edge);
@@ -107,9 +108,15 @@ class EndTally {
     }
 
     [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
-    [[nodiscard]] std::size_t distinct() const { return distinct_; }
 
    private:
+    // The edges added so far.
+    [[nodiscard]] std::uint64_t seen() const {
+      std::uint64_t edges = 0;
+      for (const Entry& entry : entries_) edges += entry.count;
+      return edges;
+    }
+
     Entry* find(const Edge& edge) {
       const std::size_t mask = entries_.size() - 1;
       std::uint64_t mixed =
