@@ -65,12 +65,12 @@ void bucket_bench(benchmark::State& state) {
   const auto ranks = static_cast<int>(state.range(1));
   const Input input = make_input(static_cast<Shape>(state.range(0)), ranks);
   const distopo::detail::ArrayEdges edges = input.edges();
-  std::optional<distopo::detail::RankRange> owners;
-  if (edges.validate(0, ranks, owners)) state.SkipWithError("invalid input");
+  distopo::detail::InputExtent extent;
+  if (edges.validate(0, ranks, extent)) state.SkipWithError("invalid input");
   const std::size_t max_dense = state.range(2) != 0 ? 2 * static_cast<std::size_t>(kEdges) : 0;
   for (auto _ : state) {
     distopo::detail::KeyBuffer own;
-    const distopo::detail::PeerBuckets buckets(0, distopo::detail::edge_ends(edges), own, owners, max_dense);
+    const distopo::detail::PeerBuckets buckets(0, distopo::detail::edge_ends(edges), own, extent.ranks, max_dense);
     benchmark::DoNotOptimize(own.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 2 * kEdges);

@@ -128,13 +128,15 @@ namespace {
 using distopo::detail::ArrayEdges;
 using distopo::detail::ListEdges;
 
-// The owners' range that dist_graph_create gives the bucketing comes from
-// validating the input: every rank named as a source or destination.
-std::optional<RankRange> validated_ranks(const auto& input, int size) {
-  std::optional<RankRange> ranks;
-  EXPECT_FALSE(input.validate(0, size, ranks).has_value());
-  return ranks;
+// The owners' range and the edge count that dist_graph_create gives the
+// bucketing and the tally come from validating the input: every rank named as
+// a source or destination, every edge.
+distopo::detail::InputExtent validated(const auto& input, int size) {
+  distopo::detail::InputExtent extent;
+  EXPECT_FALSE(input.validate(0, size, extent).has_value());
+  return extent;
 }
+std::optional<RankRange> validated_ranks(const auto& input, int size) { return validated(input, size).ranks; }
 
 TEST(ValidatedInput, NamesTheRanksOfItsSourcesAndDestinations) {
   const std::vector<int> sources = {5, 2, 7};
@@ -162,6 +164,17 @@ TEST(ValidatedInput, NamesTheRanksOfItsSourcesAndDestinations) {
   EXPECT_EQ(list->low, 3);
   EXPECT_EQ(list->high, 8);
   EXPECT_FALSE(validated_ranks(ListEdges({}, true), 10).has_value());
+}
+
+TEST(ValidatedInput, CountsItsEdges) {
+  const std::vector<int> sources = {5, 2, 7};
+  const std::vector<int> degrees = {1, 0, 2};
+  const std::vector<int> destinations = {9, 4, 3};
+  EXPECT_EQ(validated(ArrayEdges(3, sources.data(), degrees.data(), destinations.data(), nullptr, false), 10).edges, 3);
+  EXPECT_EQ(validated(ArrayEdges(0, nullptr, nullptr, nullptr, nullptr, false), 10).edges, 0);
+  const std::vector<distopo::Edge> edges = {{4, 8, 1}, {3, 4, 2}};
+  EXPECT_EQ(validated(ListEdges(edges, true), 10).edges, 2);
+  EXPECT_EQ(validated(ListEdges({}, true), 10).edges, 0);
 }
 
 }  // namespace

@@ -63,16 +63,15 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   std::optional<detail::PeerBuckets> buckets;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
-        std::optional<detail::RankRange> ranks;
-        if (auto invalid = input.validate(rank, size, ranks)) return invalid;
-        const std::int64_t edges = input.edge_count();
-        tally = detail::EndTally::of(rank, input, max_tallied_edges(edges), own);
+        detail::InputExtent extent;
+        if (auto invalid = input.validate(rank, size, extent)) return invalid;
+        tally = detail::EndTally::of(rank, input, max_tallied_edges(extent.edges), own);
         if (tally) {
           messages = tally->messages();
           return std::nullopt;
         }
         // A dense owner lookup when the input's ranks span no more than its ends.
-        buckets.emplace(rank, detail::edge_ends(input), own, ranks, 2 * static_cast<std::size_t>(edges));
+        buckets.emplace(rank, detail::edge_ends(input), own, extent.ranks, 2 * static_cast<std::size_t>(extent.edges));
         if (const std::optional<int> peer = buckets->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,
                             "more than INT_MAX edge ends for rank " + std::to_string(*peer));

@@ -85,6 +85,12 @@ struct RankRange {
   [[nodiscard]] std::size_t size() const { return static_cast<std::size_t>(static_cast<std::int64_t>(high) - low) + 1; }
 };
 
+// What validating an input learns on the way, for the steps after it.
+struct InputExtent {
+  std::int64_t edges = 0;
+  std::optional<RankRange> ranks;  // the ranks named; nullopt when none is
+};
+
 // The standard's (n, sources, degrees, destinations, weights).
 class ArrayEdges {
  public:
@@ -96,15 +102,17 @@ class ArrayEdges {
         weights_(weights),
         weighted_(weighted) {}
 
-  // `ranks`: the ranks that valid input names, nullopt when it names none.
-  [[nodiscard]] Check validate(int rank, int size, std::optional<RankRange>& ranks) const {
+  // `extent`: what valid input holds (filled as far as validation got).
+  [[nodiscard]] Check validate(int rank, int size, InputExtent& extent) const {
     if (Check error = check_degree(kCreate, "n", -1, n_, rank)) return error;
     if (n_ > 0 && (sources_ == nullptr || degrees_ == nullptr)) {
       return rank_error(MPI_ERR_ARG, kCreate, rank, "sources or degrees is NULL with n = " + std::to_string(n_));
     }
     const auto source = [this](std::int64_t i) { return sources_[i]; };
     const auto degree = [this](std::int64_t i) { return degrees_[i]; };
-    std::int64_t total = 0;
+    std::int64_t& total = extent.edges;
+    std::optional<RankRange>& ranks = extent.ranks;
+    total = 0;
     if (n_ > 0) ranks = RankRange::of(min_max(n_, source));
     const bool sources_valid = (n_ == 0 || ranks->within(0, size - 1)) && all_within(n_, degree, 0, INT_MAX);
     if (sources_valid) {
@@ -163,12 +171,6 @@ class ArrayEdges {
     }
   }
 
-  [[nodiscard]] std::int64_t edge_count() const {
-    std::int64_t total = 0;
-    for (int i = 0; i < n_; ++i) total += degrees_[i];
-    return total;
-  }
-
  private:
   int n_;
   const int* sources_;
@@ -183,15 +185,18 @@ class ListEdges {
  public:
   ListEdges(std::span<const Edge> edges, bool weighted) : edges_(edges), weighted_(weighted) {}
 
-  // `ranks`: the ranks that valid input names, nullopt when it names none.
-  [[nodiscard]] Check validate(int rank, int size, std::optional<RankRange>& ranks) const {
+  // `extent`: what valid input holds (filled as far as validation got).
+  [[nodiscard]] Check validate(int rank, int size, InputExtent& extent) const {
     const auto count = static_cast<std::int64_t>(edges_.size());
+    extent.edges = count;
     const auto source = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].source; };
     const auto destination = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].destination; };
     const auto weight = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].weight; };
     if (count == 0) return std::nullopt;
-    ranks = RankRange::of(min_max(count, source)).with(min_max(count, destination));
-    if (ranks->within(0, size - 1) && (!weighted_ || all_within(count, weight, 0, INT_MAX))) return std::nullopt;
+    extent.ranks = RankRange::of(min_max(count, source)).with(min_max(count, destination));
+    if (extent.ranks->within(0, size - 1) && (!weighted_ || all_within(count, weight, 0, INT_MAX))) {
+      return std::nullopt;
+    }
     for (std::size_t i = 0; i < edges_.size(); ++i) {
       const auto index = static_cast<std::int64_t>(i);
       if (Check error = check_rank(kCreate, "edges.source", index, edges_[i].source, rank, size)) return error;
@@ -218,8 +223,6 @@ class ListEdges {
       visit(edge.source, std::span<const int>(&edge.destination, 1), weighted_ ? &edge.weight : nullptr);
     }
   }
-
-  [[nodiscard]] std::int64_t edge_count() const { return static_cast<std::int64_t>(edges_.size()); }
 
  private:
   std::span<const Edge> edges_;
