@@ -81,8 +81,8 @@ std::pair<int, int> rmat_edge(std::mt19937& random, int size) {
 }  // namespace
 
 const std::vector<std::string>& family_names() {
-  static const std::vector<std::string> names = {"ring",     "stencil2d",   "stencil3d",    "random_kout",
-                                                 "powerlaw", "rank0_whole", "incoming_only"};
+  static const std::vector<std::string> names = {"ring",        "stencil2d",     "stencil3d",   "random_kout", "powerlaw",
+                                                 "rank0_whole", "incoming_only", "unique_pairs"};
   return names;
 }
 
@@ -109,6 +109,18 @@ LocalEdges make_family(const std::string& family, int rank, int size, int edges_
   } else if (family == "incoming_only") {
     // Each rank names only edges into itself, from random senders.
     for (int s : random_targets(rank, size, edges_per_rank, seed + 1)) add_source(edges, s, {rank});
+  } else if (family == "unique_pairs") {
+    // No (source, destination) pair twice, so no edge end repeats even
+    // unweighted: rank r gives (r, r + k mod P) for its first
+    // min(edges_per_rank, P) offsets k, in random order (possible only up to
+    // P edges per rank).
+    std::vector<int> offsets(static_cast<std::size_t>(size));
+    for (int k = 0; k < size; ++k) offsets[static_cast<std::size_t>(k)] = k;
+    std::mt19937 random(seed * 7919U + static_cast<unsigned>(rank));
+    std::shuffle(offsets.begin(), offsets.end(), random);
+    offsets.resize(static_cast<std::size_t>(std::min(edges_per_rank, size)));
+    for (int& k : offsets) k = (rank + k) % size;
+    add_source(edges, rank, offsets, max_degree);
   } else {
     throw std::invalid_argument("unknown graph family: " + family);
   }

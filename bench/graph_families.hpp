@@ -16,7 +16,8 @@ struct LocalEdges {
   [[nodiscard]] std::size_t edge_count() const { return destinations.size(); }
 };
 
-// ring, stencil2d, stencil3d, random_kout, powerlaw, rank0_whole, incoming_only.
+// ring, stencil2d, stencil3d, random_kout, powerlaw, rank0_whole, incoming_only,
+// unique_pairs (no (source, destination) pair twice: at most P edges per rank).
 const std::vector<std::string>& family_names();
 
 // Throws std::invalid_argument for an unknown family. `edges_per_rank` is the

@@ -41,43 +41,39 @@ distopo::DistGraphTopology expected_lists(const Ends& ends, bool weighted) {
   std::vector<EdgeKey> all = ends.single;
   for (const TalliedEnd& end : ends.tallied) all.insert(all.end(), end.count, end.key);
   std::sort(all.begin(), all.end());
-  distopo::DistGraphTopology lists;
-  lists.weighted = weighted;
+  std::vector<int> sources, source_weights, destinations, destination_weights;
   for (const EdgeKey key : all) {
     const bool in = distopo::edge_direction(key) == EdgeDirection::in;
-    (in ? lists.sources : lists.destinations).push_back(distopo::edge_rank(key));
-    if (weighted) (in ? lists.source_weights : lists.destination_weights).push_back(distopo::edge_weight(key));
+    (in ? sources : destinations).push_back(distopo::edge_rank(key));
+    if (weighted) (in ? source_weights : destination_weights).push_back(distopo::edge_weight(key));
   }
-  return lists;
+  return distopo::DistGraphTopology::copy_of(sources, source_weights, destinations, destination_weights, weighted);
 }
 
-// The constructor's order: room taken as the ends arrive, then the lists
-// written into it, which must not move them.
-void expect_lists_like_sorting(Ends ends, bool weighted, const char* what) {
+// The constructor's order: room taken as the ends arrive (in `batches`
+// messages), then the lists written into it, which must not move them.
+void expect_lists_like_sorting(Ends ends, bool weighted, const char* what, std::size_t batches = 1) {
   const distopo::DistGraphTopology expected = expected_lists(ends, weighted);
   distopo::detail::ListRoom room(weighted);
-  ASSERT_EQ(room.add(std::span<const EdgeKey>(ends.single)), 0) << what;
-  ASSERT_EQ(room.add(std::span<const TalliedEnd>(ends.tallied)), 0) << what;
-  distopo::DistGraphTopology record = room.take();
-  const int* sources_room = record.sources.data();
-  const int* destinations_room = record.destinations.data();
-  const distopo::KeyBits bits = [&] {
-    distopo::KeyBits seen;
-    for (const EdgeKey key : ends.single) seen.add(key);
-    return seen;
-  }();
-  const distopo::DistGraphTopology lists =
-      distopo::detail::write_lists(ends.single, bits, ends.tallied, weighted, std::move(record));
+  const std::size_t n = ends.single.size();
+  for (std::size_t b = 0; b < batches; ++b) {
+    const std::span<const EdgeKey> batch =
+        std::span<const EdgeKey>(ends.single).subspan(b * n / batches, (b + 1) * n / batches - b * n / batches);
+    ASSERT_EQ(room.add(batch), distopo::detail::Rejection::none) << what;
+  }
+  ASSERT_EQ(room.add(std::span<const TalliedEnd>(ends.tallied)), distopo::detail::Rejection::none) << what;
+  const int* lists_room = room.buffer();
+  const distopo::DistGraphTopology lists = distopo::detail::write_lists(ends.single, ends.tallied, std::move(room));
   EXPECT_EQ(lists.sources, expected.sources) << what;
   EXPECT_EQ(lists.destinations, expected.destinations) << what;
   EXPECT_EQ(lists.source_weights, expected.source_weights) << what;
   EXPECT_EQ(lists.destination_weights, expected.destination_weights) << what;
   EXPECT_EQ(lists.weighted, weighted) << what;
   if (!expected.sources.empty()) {
-    EXPECT_EQ(lists.sources.data(), sources_room) << what << ": sources moved";
+    EXPECT_EQ(lists.sources.data(), lists_room) << what << ": sources moved";
   }
   if (!expected.destinations.empty()) {
-    EXPECT_EQ(lists.destinations.data(), destinations_room) << what << ": destinations moved";
+    EXPECT_EQ(lists.destinations.data(), lists_room + expected.sources.size()) << what << ": destinations moved";
   }
 }
 
@@ -129,6 +125,43 @@ TEST_F(EdgeLists, EveryPathGivesTheSortedLists) {
   // Equal keys single and tallied: the same end, counted together.
   const EdgeKey key = distopo::pack_edge(EdgeDirection::in, 3, 7);
   expect_lists_like_sorting({std::vector<EdgeKey>(5000, key), {{key, 4}, {key, 2}}}, true, "one end everywhere");
+}
+
+// The radix sort into the lists' buffer (weighted single ends, more than
+// std::sort's share): ties, one end per neighbor, input already in order,
+// one direction empty, keys arriving in several messages.
+TEST_F(EdgeLists, RadixIntoTheListsBuffer) {
+  std::mt19937_64 random(11);
+  std::vector<EdgeKey> ties = random_ends(random, 20000, 3, 1 << 30);
+  for (std::size_t i = 0; i < 10000; ++i) ties.push_back(ties[random() % ties.size()]);
+  expect_lists_like_sorting({ties, {}}, true, "equal ends among distinct ones");
+  std::vector<EdgeKey> singles;  // every neighbor with one end, 20000 neighbors
+  for (int r = 0; r < 20000; ++r) {
+    singles.push_back(distopo::pack_edge(r % 2 ? EdgeDirection::out : EdgeDirection::in, r * 7 % 20000,
+                                         static_cast<int>(random() % (1U << 30))));
+  }
+  expect_lists_like_sorting({singles, {}}, true, "one end per neighbor");
+  std::vector<EdgeKey> ordered = random_ends(random, 30000, 8, 1 << 30);
+  std::sort(ordered.begin(), ordered.end());
+  expect_lists_like_sorting({ordered, {}}, true, "already in order");
+  std::vector<EdgeKey> runs = ordered;  // ordered within each of four messages, not across
+  std::rotate(runs.begin(), runs.begin() + 12345, runs.end());
+  expect_lists_like_sorting({runs, {}}, true, "ordered runs", 4);
+  std::vector<EdgeKey> out_only = random_ends(random, 20000, 64, 1 << 30);
+  for (EdgeKey& k : out_only) k |= distopo::pack_edge(EdgeDirection::out, 0, 0);
+  expect_lists_like_sorting({out_only, {}}, true, "no sources");
+  expect_lists_like_sorting({random_ends(random, 20000, 1 << 28, 1 << 30), {}}, true, "wide ranks and weights", 3);
+  expect_lists_like_sorting({random_ends(random, 9000, 2, 1 << 5), {}}, true, "few bits: one pass", 2);
+  expect_lists_like_sorting({random_ends(random, 9000, 2, 1 << 16), {}}, true, "two digits' width: three passes");
+  expect_lists_like_sorting({std::vector<EdgeKey>(6000, distopo::pack_edge(EdgeDirection::out, 5, 9)), {}}, true,
+                            "every end the same");
+}
+
+TEST(ListRoom, RejectsADegreeAboveIntMaxBeforeTakingRoom) {
+  distopo::detail::ListRoom room(true);
+  const std::vector<TalliedEnd> too_many = {{distopo::pack_edge(EdgeDirection::in, 1, 2), std::uint64_t{1} << 31}};
+  EXPECT_EQ(room.add(std::span<const TalliedEnd>(too_many)), distopo::detail::Rejection::degree_overflow);
+  EXPECT_EQ(room.buffer(), nullptr);
 }
 
 // ListEdges with a count of the edges visited, to see where a tally stops.

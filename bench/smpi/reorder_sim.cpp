@@ -95,15 +95,13 @@ const bench::Adjacency& whole_graph(const std::string& family, int size) {
 // Graph node `rank`'s lists as dist_graph_create_adjacent records them with
 // the same (symmetric) list given as sources and destinations.
 distopo::DistGraphTopology own_lists(const bench::Adjacency& graph, int rank) {
-  distopo::DistGraphTopology own;
-  own.weighted = true;
+  std::vector<int> ranks;
+  std::vector<int> weights;
   for (const auto& [u, w] : graph[static_cast<std::size_t>(rank)]) {
-    own.sources.push_back(u);
-    own.source_weights.push_back(w);
+    ranks.push_back(u);
+    weights.push_back(w);
   }
-  own.destinations = own.sources;
-  own.destination_weights = own.source_weights;
-  return own;
+  return distopo::DistGraphTopology::copy_of(ranks, weights, ranks, weights, true);
 }
 
 // Crossing weight when graph node v runs on machine node node_of(v), every

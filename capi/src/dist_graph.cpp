@@ -1,6 +1,7 @@
 // The distributed graph functions and MPI_Topo_test, forwarded to distopo's
 // C++ API. MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are MPICH's own sentinels.
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "distopo/distgraph.hpp"
@@ -80,7 +81,7 @@ DISTOPO_CAPI int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int so
     const distopo::DistGraphNeighbors& lists = distopo::dist_graph_neighbors(comm);
     // Only the first max*degree entries; weights only where the graph has them
     // and the caller gave an array for them.
-    const auto copy_side = [&](const std::vector<int>& ranks, const std::vector<int>& weights, int max, int out_ranks[],
+    const auto copy_side = [&](std::span<const int> ranks, std::span<const int> weights, int max, int out_ranks[],
                                int out_weights[], const char* what) {
       const std::size_t n = std::min(ranks.size(), static_cast<std::size_t>(max));
       if (n == 0) return;

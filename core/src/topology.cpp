@@ -1,5 +1,7 @@
 #include "distopo/core/topology.hpp"
 
+#include <cstdlib>
+#include <limits>
 #include <new>
 #include <string>
 
@@ -86,6 +88,50 @@ TopologyKind topo_test(MPI_Comm comm) {
     case 1: return TopologyKind::graph;
     default: return TopologyKind::dist_graph;
   }
+}
+
+}  // namespace distopo
+
+namespace distopo {
+
+DistGraphBuffer::DistGraphBuffer(std::size_t ints) : capacity_(ints) {
+  if (ints == 0) return;
+  if (ints > std::numeric_limits<std::size_t>::max() / sizeof(int)) throw std::bad_array_new_length();
+  int* memory = static_cast<int*>(std::malloc(ints * sizeof(int)));
+  if (memory == nullptr) throw std::bad_alloc();
+  storage_ = std::shared_ptr<int[]>(memory, [](int* p) { std::free(p); });  // frees `memory` if this throws
+}
+
+DistGraphTopology DistGraphBuffer::finish(std::size_t indegree, std::size_t outdegree, bool weighted) && {
+  const std::size_t ends = indegree + outdegree;
+  int* const lists = storage_.get();
+  DistGraphTopology record;
+  record.weighted = weighted;
+  if (ends == 0) return record;
+  record.sources = NeighborList(lists, indegree);
+  record.destinations = NeighborList(lists + indegree, outdegree);
+  if (weighted) {
+    record.source_weights = NeighborList(lists + ends, indegree);
+    record.destination_weights = NeighborList(lists + ends + indegree, outdegree);
+  }
+  record.storage = std::move(storage_);
+  capacity_ = 0;
+  return record;
+}
+
+DistGraphTopology DistGraphTopology::copy_of(std::span<const int> sources, std::span<const int> source_weights,
+                                             std::span<const int> destinations,
+                                             std::span<const int> destination_weights, bool weighted) {
+  const std::size_t ends = sources.size() + destinations.size();
+  DistGraphBuffer buffer(weighted ? 2 * ends : ends);
+  int* const lists = buffer.data();
+  std::copy(sources.begin(), sources.end(), lists);
+  std::copy(destinations.begin(), destinations.end(), lists + sources.size());
+  if (weighted) {
+    std::copy_n(source_weights.begin(), sources.size(), lists + ends);
+    std::copy_n(destination_weights.begin(), destinations.size(), lists + ends + sources.size());
+  }
+  return std::move(buffer).finish(sources.size(), destinations.size(), weighted);
 }
 
 }  // namespace distopo

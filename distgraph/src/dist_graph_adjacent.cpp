@@ -82,15 +82,12 @@ std::optional<LocalError> check_both_sides(MPI_Comm channel, const DistGraphTopo
 // This rank's lists as given (copied before the agreement, so that a rank
 // that cannot hold them fails in the agreement, not alone afterwards).
 DistGraphTopology record_of(const AdjacentSide& in, const AdjacentSide& out, bool weighted) {
-  DistGraphTopology record;
-  record.weighted = weighted;
-  record.sources.assign(in.ranks, in.ranks + in.degree);
-  record.destinations.assign(out.ranks, out.ranks + out.degree);
-  if (weighted) {
-    record.source_weights.assign(in.weights, in.weights + in.degree);
-    record.destination_weights.assign(out.weights, out.weights + out.degree);
-  }
-  return record;
+  const auto list = [](const int* values, int degree) {
+    return std::span<const int>(values, degree > 0 ? static_cast<std::size_t>(degree) : 0);
+  };
+  return DistGraphTopology::copy_of(list(in.ranks, in.degree), list(weighted ? in.weights : nullptr, weighted ? in.degree : 0),
+                                    list(out.ranks, out.degree),
+                                    list(weighted ? out.weights : nullptr, weighted ? out.degree : 0), weighted);
 }
 
 // `misuse`: a local error of the C++ overload (weights that do not match

@@ -1,15 +1,12 @@
-// dist_graph_create: validate -> tally repeated edges (end_tally.hpp) or
-// bucket the edge ends by owner -> one NBX exchange on the private channel,
-// whose agreement step also decides every error and the weighted/reorder
-// flags -> the lists, from ends counted, grouped by neighbor or sorted with
-// Kokkos (edge_lists.hpp) -> record. One collective round besides the
-// duplication of the result.
-#include <algorithm>
-#include <climits>
-#include <cstdint>
-#include <new>
+// dist_graph_create, in stages that each own their data: validate the input
+// -> the outbox (every edge end packed and grouped by the rank that stores
+// it, edge_outbox.hpp) -> one NBX exchange on the private channel, whose
+// agreement step also decides every error and the weighted/reorder flags ->
+// the inbox (the ends received, and the room of the lists, edge_inbox.hpp)
+// -> the lists, sorted where the ends lie (edge_lists.hpp) -> the record.
+// One collective round besides the duplication of the result.
+#include <optional>
 #include <string>
-#include <vector>
 
 #include "creation_agreement.hpp"
 #include "distopo/core/private_channel.hpp"
@@ -18,132 +15,92 @@
 #include "distopo/distgraph.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/edge_redistribution.hpp"
-#include "distopo/distgraph/key_sort.hpp"
+#include "edge_inbox.hpp"
 #include "edge_input.hpp"
-#include "edge_keys.hpp"
-#include "edge_lists.hpp"
-#include "end_tally.hpp"
+#include "edge_outbox.hpp"
 #include "install_topology.hpp"
 #include "kokkos_runtime.hpp"
-#include "peer_buckets.hpp"
 
 namespace distopo {
 namespace {
 
-// Below this many edges the tally is not tried: a handful of ends costs
-// less to send one by one than to count.
-constexpr std::int64_t kMinEdgesToTally = 256;
-// The tally is kept when the distinct edges are at most this share of the
-// edges (a tallied end is two words, a single end one) and at most this many
-// (the table then stays within a few MiB, and giving up costs at most this
-// many insertions).
-constexpr std::int64_t kEdgesPerTalliedEdge = 8;
-constexpr std::size_t kMaxTalliedEdges = std::size_t{1} << 16;
+constexpr const char* kCaller = detail::kCreate;
 
-std::size_t max_tallied_edges(std::int64_t edges) {
-  if (edges < kMinEdgesToTally) return 0;
-  return std::min(kMaxTalliedEdges, static_cast<std::size_t>(edges / kEdgesPerTalliedEdge));
+// The error of `rank` when `receiver` (this rank itself for its own ends)
+// rejected the ends it sent: the one place a rejection becomes an error.
+LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) {
+  const bool own = receiver == rank;
+  if (rejection == detail::Rejection::no_memory) {
+    return own ? out_of_memory(kCaller, rank, "its neighbor lists")
+               : rank_error(MPI_ERR_NO_MEM, kCaller, rank,
+                            "rank " + std::to_string(receiver) + " has no memory for its neighbor lists");
+  }
+  return rank_error(MPI_ERR_ARG, kCaller, rank,
+                    own ? std::string("its own edges give it an in- or out-degree above INT_MAX")
+                        : "its edges would give rank " + std::to_string(receiver) +
+                              " an in- or out-degree above INT_MAX");
 }
 
-// Validate -> tally or bucket -> exchange on `channel` -> lists of this rank.
+// Validate -> outbox -> exchange on `channel` -> inbox -> lists of this rank.
 // `native_copy` (this rank's distopo_native_weights) is agreed in the exchange.
 template <class Input>
 DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
                                detail::NativeCopy native_copy) {
-  constexpr const char* kCaller = detail::kCreate;
   ensure_runtime();
   detail::ensure_kokkos();
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
 
-  detail::KeyBuffer own;                              // the ends this rank stores: its own, then those received
-  detail::GrowingBuffer<detail::TalliedEnd> tallied;  // those that came with a count, moved out of `own`
-  std::vector<OutgoingMessage<EdgeKey>> messages;
-  std::optional<detail::EndTally> tally;
-  std::optional<detail::PeerBuckets> buckets;
+  // Validation and the outbox: what fails here fails on this rank only.
+  detail::EdgeInbox inbox(options.weighted);
+  std::optional<detail::EdgeOutbox> outbox;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
-        tally = detail::EndTally::of(rank, input, max_tallied_edges(extent.edges), own);
-        if (tally) {
-          messages = tally->messages();
-          return std::nullopt;
-        }
-        // A dense owner lookup when the input's ranks span no more than its ends.
-        buckets.emplace(rank, detail::edge_ends(input), own, extent.ranks, 2 * static_cast<std::size_t>(extent.edges));
-        if (const std::optional<int> peer = buckets->oversized_peer()) {
+        outbox.emplace(rank, input, extent, inbox.own());
+        if (const std::optional<int> peer = outbox->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,
                             "more than INT_MAX edge ends for rank " + std::to_string(*peer));
         }
-        messages = buckets->messages();
+        if (const detail::Rejection own = inbox.accept(); own != detail::Rejection::none) {
+          return rejection_error(own, rank, rank);
+        }
         return std::nullopt;
       });
   if (error) {
     // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
-    messages.clear();
-    tally.reset();
-    buckets.reset();
-    own.release();
+    outbox.reset();
+    inbox.discard();
   }
+
+  // The exchange: each message lands in the inbox, which accepts or rejects
+  // it; a rejection reaches its sender, whose error then reaches everyone in
+  // the agreement step.
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
-  detail::ListRoom room(options.weighted);
-  // The words of `own` from `received_until` on (this rank's own ends, then
-  // each message as it arrives): single ends stay, a tally moves on to
-  // `tallied`; both are counted into the room. Returns the verdict.
-  std::size_t received_until = 0;
-  const auto take_ends = [&]() -> int {
-    const std::span<const EdgeKey> message = own.items().subspan(received_until);
-    if (!detail::is_tally_message(message)) {
-      received_until = own.size();
-      return room.add(message);
-    }
-    const std::size_t first = tallied.size();
-    int verdict = 0;
-    try {
-      detail::TalliedEnd* end = tallied.append(detail::tallied_end_count(message));
-      for (std::size_t i = 0; i < detail::tallied_end_count(message); ++i) *end++ = detail::tallied_end(message, i);
-    } catch (const std::bad_alloc&) {
-      verdict = detail::ListRoom::kNoMemory;
-    }
-    own.truncate(received_until);
-    if (verdict != 0) return verdict;
-    return room.add(std::span<const detail::TalliedEnd>(tallied.items().subspan(first)));
-  };
-  if (!error) {
-    if (const int verdict = take_ends(); verdict != 0) {
-      error = verdict == detail::ListRoom::kNoMemory
-                  ? out_of_memory(kCaller, rank, "its neighbor lists")
-                  : rank_error(MPI_ERR_ARG, kCaller, rank, "its own edges give it an in- or out-degree above INT_MAX");
-      agreement.record_error(rank);
-    }
-  }
   const ExchangeVerdicts verdicts{
-      .accept = [&](int, int) { return take_ends(); },
+      .accept = [&](int, int) { return static_cast<int>(inbox.accept()); },
       .on_rejected =
-          [&](int destination, int verdict) {
+          [&](int receiver, int verdict) {
             if (error) return;
-            error = verdict == detail::ListRoom::kNoMemory
-                        ? rank_error(MPI_ERR_NO_MEM, kCaller, rank,
-                                     "rank " + std::to_string(destination) + " has no memory for its neighbor lists")
-                        : rank_error(MPI_ERR_ARG, kCaller, rank,
-                                     "its edges would give rank " + std::to_string(destination) +
-                                         " an in- or out-degree above INT_MAX");
+            error = rejection_error(static_cast<detail::Rejection>(verdict), rank, receiver);
             agreement.record_error(rank);
           }};
+  const std::span<const OutgoingMessage<EdgeKey>> messages =
+      outbox ? outbox->messages() : std::span<const OutgoingMessage<EdgeKey>>();
   try {
     sparse_exchange_into<EdgeKey>(
-        channel, messages, [&own](int, int count) { return own.append(static_cast<std::size_t>(count)); },
-        agreement.values(), verdicts);
+        channel, messages, [&inbox](int, int count) { return inbox.place(count); }, agreement.values(), verdicts);
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
     throw;
   }
   agreement.throw_if_failed(channel, error, kCaller);
-  tally.reset();
-  buckets.reset();
-  return detail::write_lists(own.items(), room.bits(), tallied.items(), options.weighted, room.take());
+  outbox.reset();
+
+  // The lists, where the received ends are.
+  return std::move(inbox).lists();
 }
 
 template <class Input>

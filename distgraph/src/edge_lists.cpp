@@ -1,6 +1,5 @@
 #include "edge_lists.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -10,181 +9,167 @@
 namespace distopo::detail {
 namespace {
 
-// An edge key is direction | rank | weight (edge_key.hpp): the bits above the
-// weight say which list and which neighbor.
-constexpr EdgeKey kWeightBits = 0x7fffffffU;
-constexpr EdgeKey kNeighborBits = ~kWeightBits;
+// The lists in the buffer's order, [ranks of every end | their weights]: in
+// list order the sources come first and the destinations next (the direction
+// is a key's highest bit), so position p of the sorted ends is rank p and
+// weight ends + p, whatever the direction. Nothing branches on it.
+class ListWriter {
+ public:
+  ListWriter(int* lists, std::size_t ends, bool weighted) : ranks_(lists), weights_(weighted ? lists + ends : nullptr) {}
 
-// Groups smaller than this sort their weights with std::sort.
-constexpr std::size_t kMinWeightsToRadix = 256;
+  // `count` copies of the end `key`, after those written so far.
+  void append(EdgeKey key, std::size_t count) {
+    std::fill_n(ranks_ + next_, count, edge_rank(key));
+    if (weights_ != nullptr) std::fill_n(weights_ + next_, count, edge_weight(key));
+    next_ += count;
+  }
+  // Sorted keys, one by one (no call per key).
+  void append_sorted(std::span<const EdgeKey> keys) {
+    int* const ranks = ranks_ + next_;
+    for (std::size_t i = 0; i < keys.size(); ++i) ranks[i] = edge_rank(keys[i]);
+    if (weights_ != nullptr) {
+      int* const weights = weights_ + next_;
+      for (std::size_t i = 0; i < keys.size(); ++i) weights[i] = edge_weight(keys[i]);
+    }
+    next_ += keys.size();
+  }
 
-// Sorts weights[0, m) ascending by bits [low, low + width), the only bits in
-// which they differ: LSD radix passes through `scratch` (room for m).
-void sort_weights(int* weights, int* scratch, std::size_t m, unsigned low, unsigned width) {
-  if (m < kMinWeightsToRadix) {
-    std::sort(weights, weights + m);
+ private:
+  int* ranks_;
+  int* weights_;
+  std::size_t next_ = 0;
+};
+
+// Widest digit of a radix pass here: 4096 counters of 4 bytes, twice (this
+// pass's offsets and the next pass's counts), stay in L1.
+constexpr unsigned kMaxListDigitBits = 12;
+using Counters = std::array<std::uint32_t, std::size_t{1} << kMaxListDigitBits>;
+
+// The LSD passes over `width` packed bits: an odd number, because they
+// alternate between the keys and the list buffer and the last one (which
+// writes the lists) must read the keys; each at most kMaxListDigitBits wide
+// and as few as that allows.
+struct RadixPlan {
+  unsigned passes = 0;
+  unsigned digit_bits = 0;
+  explicit RadixPlan(unsigned width) {
+    if (width == 0) return;
+    const auto passes_of = [width](unsigned digit) { return (width + digit - 1) / digit; };
+    passes = passes_of(kMaxDigitBits);
+    if (passes % 2 == 0) passes = passes_of(kMaxListDigitBits) % 2 == 1 ? passes_of(kMaxListDigitBits) : passes + 1;
+    digit_bits = (width + passes - 1) / passes;
+  }
+};
+
+// Exclusive prefix sums of `counts`' first `radix` entries, in place.
+void to_offsets(Counters& counts, std::size_t radix) {
+  std::uint32_t running = 0;
+  for (std::size_t d = 0; d < radix; ++d) running += std::exchange(counts[d], running);
+}
+
+// Sorts the single ends `keys` by (direction, rank, weight) into the lists at
+// `lists` (room for 2 ints per key: ranks then weights), using the lists'
+// memory as 8-byte scratch: an LSD radix sort of only the bits in which the
+// keys differ, whose first pass reads the keys, whose passes alternate
+// between the list buffer and the keys, and whose last pass writes each
+// end's rank and weight to their places in the lists. There is no separate
+// grouping pass (the neighbor bits are the high digits of the same sort), no
+// copy back, and keys that arrived in order are written in one pass.
+void radix_into_lists(std::span<EdgeKey> keys, const KeyBits& bits, int* lists) {
+  const std::size_t n = keys.size();
+  const VaryingBits packing(bits.all(), bits.any() ^ bits.all());
+  const RadixPlan plan(packing.width());
+  ListWriter writer(lists, n, true);
+  if (plan.passes == 0) {
+    writer.append_sorted(keys);
     return;
   }
-  const unsigned digit_bits = digit_bits_for(width);
-  const std::uint32_t mask = (std::uint32_t{1} << digit_bits) - 1;
-  std::array<std::size_t, std::size_t{1} << kMaxDigitBits> offsets{};
-  int* from = weights;
-  int* to = scratch;
-  for (unsigned shift = low; shift < low + width; shift += digit_bits) {
-    const auto digit = [=](int weight) { return (static_cast<std::uint32_t>(weight) >> shift) & mask; };
-    std::fill_n(offsets.begin(), std::size_t{1} << digit_bits, 0);
-    for (std::size_t i = 0; i < m; ++i) ++offsets[digit(from[i])];
-    std::size_t running = 0;
-    for (std::size_t d = 0; d < (std::size_t{1} << digit_bits); ++d) running += std::exchange(offsets[d], running);
-    for (std::size_t i = 0; i < m; ++i) to[offsets[digit(from[i])]++] = from[i];
-    std::swap(from, to);
+  const std::uint64_t mask = (std::uint64_t{1} << plan.digit_bits) - 1;
+  const std::size_t radix = std::size_t{1} << plan.digit_bits;
+  Counters offsets{};
+  Counters next_counts{};
+  // The first digit's counts, and whether the keys are sorted already (one
+  // sender's ends in order): then no pass moves them.
+  bool sorted = true;
+  EdgeKey previous = 0;
+  for (const EdgeKey key : keys) {
+    ++offsets[packing.pack(key) & mask];
+    sorted = sorted && previous <= key;
+    previous = key;
   }
-  if (from != weights) std::copy(from, from + m, weights);
-}
-
-// The single ends, grouped by (direction, rank) in one counting pass and one
-// scatter of their weights straight into the lists; then each group's
-// weights are sorted on their own, in cache and in parallel, with the keys'
-// memory as scratch. Two passes over the keys where a radix sort of whole
-// keys makes one per 11 varying bits and then still writes the lists.
-// False (nothing written) where it does not apply: few ends (std::sort is
-// faster), no Kokkos, or more (direction, rank) values than are counted.
-bool write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, bool weighted, DistGraphTopology& record) {
-  const std::size_t n = keys.size();
-  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) return false;
-  const EdgeKey varying = bits.any() ^ bits.all();
-  const VaryingBits neighbor_bits(bits.all() & kNeighborBits, varying & kNeighborBits);
-  if (!countable(n, neighbor_bits.width())) return false;
-  const std::size_t groups = std::size_t{1} << neighbor_bits.width();
-  const Chunks chunks(n);
-  const UnmanagedKeys view(keys.data(), n);
-  ChunkCounts offsets;  // per chunk and group: where the chunk's next end of the group goes
-  Kokkos::View<std::size_t*, Kokkos::HostSpace> start;  // where each group begins
-  std::vector<int*> cursors;                            // offsets as places in the weight lists
-  try {
-    offsets = ChunkCounts(Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::offsets"), chunks.count,
-                          groups);
-    start = Kokkos::View<std::size_t*, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::edge_lists::starts"), groups + 1);
-    if (weighted) cursors.resize(chunks.count * groups);
-  } catch (const std::bad_alloc&) {
-    return false;
+  if (sorted) {
+    writer.append_sorted(keys);
+    return;
   }
-  const auto group = [=](EdgeKey key) { return static_cast<std::size_t>(neighbor_bits.pack(key)); };
-  count_digits(view, chunks, offsets, group);
-  scan_counts(offsets);
-
-  // Positions run over the sources, then the destinations: packed values keep
-  // the keys' order, and the direction is the highest bit of a key.
-  std::size_t in_count = n;
-  for (std::size_t g = 0; g < groups; ++g) {
-    start(g) = offsets(0, g);
-    if (in_count == n && edge_direction(neighbor_bits.unpack(g)) == EdgeDirection::out) in_count = start(g);
+  auto* const scratch = reinterpret_cast<std::uint64_t*>(lists);
+  int* const ranks = lists;
+  int* const weights = lists + n;
+  for (unsigned pass = 0; pass < plan.passes; ++pass) {
+    const unsigned shift = pass * plan.digit_bits;
+    const bool first = pass == 0;
+    const bool last = pass + 1 == plan.passes;
+    to_offsets(offsets, radix);
+    std::fill_n(next_counts.begin(), radix, 0);
+    // Odd passes read the scratch, even ones the keys (packed after the first).
+    const std::uint64_t* from = pass % 2 == 0 ? keys.data() : scratch;
+    std::uint64_t* to = pass % 2 == 0 ? scratch : keys.data();
+    if (last) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t packed = first ? packing.pack(from[i]) : from[i];
+        const std::uint32_t place = offsets[(packed >> shift) & mask]++;
+        const EdgeKey key = packing.unpack(packed);
+        ranks[place] = edge_rank(key);
+        weights[place] = edge_weight(key);
+      }
+      return;
+    }
+    const unsigned next_shift = shift + plan.digit_bits;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t packed = first ? packing.pack(from[i]) : from[i];
+      to[offsets[(packed >> shift) & mask]++] = packed;
+      ++next_counts[(packed >> next_shift) & mask];
+    }
+    std::swap(offsets, next_counts);
   }
-  start(groups) = n;
-  record.sources.resize(in_count);  // within the room ListRoom took: no allocation
-  record.destinations.resize(n - in_count);
-  // Position p in the lists: the sources first, then the destinations.
-  const auto place = [in_count](int* in_list, int* out_list, std::size_t p) {
-    return p < in_count ? in_list + p : out_list + (p - in_count);
-  };
-  int* const sources = record.sources.data();
-  int* const destinations = record.destinations.data();
-  Kokkos::parallel_for("distopo::edge_lists::ranks", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
-    // A group is one (direction, rank): all of it in one list.
-    std::fill_n(place(sources, destinations, start(g)), start(g + 1) - start(g), edge_rank(neighbor_bits.unpack(g)));
-  });
-  Exec().fence();
-  if (!weighted) return true;
-
-  record.source_weights.resize(in_count);
-  record.destination_weights.resize(n - in_count);
-  int* const source_weights = record.source_weights.data();
-  int* const destination_weights = record.destination_weights.data();
-  const auto weight_place = [=](std::size_t p) { return place(source_weights, destination_weights, p); };
-  // A group lies in one list, so its places are pointers into that list: the
-  // scatter then has no branch on the direction, which alternates at random
-  // where a message holds both.
-  int** const cursor = cursors.data();
-  for (std::size_t c = 0; c < chunks.count; ++c) {
-    for (std::size_t g = 0; g < groups; ++g) cursor[c * groups + g] = weight_place(offsets(c, g));
-  }
-  Kokkos::parallel_for("distopo::edge_lists::weights", Kokkos::RangePolicy<Exec>(0, chunks.count),
-                       [=](std::size_t chunk) {
-                         int** const next = cursor + chunk * groups;
-                         for (std::size_t i = chunks.begin(chunk), end = chunks.end(chunk, n); i < end; ++i) {
-                           const EdgeKey key = view(i);
-                           *next[group(key)]++ = edge_weight(key);
-                         }
-                       });
-  Exec().fence();
-  const EdgeKey weight_varying = varying & kWeightBits;
-  if (weight_varying == 0) return true;
-  const auto low = static_cast<unsigned>(std::countr_zero(weight_varying));
-  const auto width = static_cast<unsigned>(std::bit_width(weight_varying)) - low;
-  // The keys are read: their memory (room for 2n ints) is the weights' scratch.
-  int* const scratch = reinterpret_cast<int*>(keys.data());
-  Kokkos::parallel_for("distopo::edge_lists::sort", Kokkos::RangePolicy<Exec>(0, groups), [=](std::size_t g) {
-    if (start(g + 1) - start(g) < 2) return;
-    sort_weights(weight_place(start(g)), scratch + start(g), start(g + 1) - start(g), low, width);
-  });
-  Exec().fence();
-  return true;
-}
-
-void append(DistGraphTopology& record, bool weighted, EdgeKey key, std::size_t count) {
-  const bool in = edge_direction(key) == EdgeDirection::in;
-  std::vector<int>& ranks = in ? record.sources : record.destinations;
-  ranks.insert(ranks.end(), count, edge_rank(key));
-  if (!weighted) return;
-  std::vector<int>& weights = in ? record.source_weights : record.destination_weights;
-  weights.insert(weights.end(), count, edge_weight(key));
-}
-
-// Sorted keys, one by one: a plain loop per direction (no call per key).
-void append_sorted(DistGraphTopology& record, bool weighted, std::span<const EdgeKey> keys) {
-  const auto out = std::partition_point(keys.begin(), keys.end(),
-                                        [](EdgeKey key) { return edge_direction(key) == EdgeDirection::in; });
-  const auto append_direction = [weighted](std::span<const EdgeKey> ends, std::vector<int>& ranks,
-                                           std::vector<int>& weights) {
-    for (const EdgeKey key : ends) ranks.push_back(edge_rank(key));
-    if (!weighted) return;
-    for (const EdgeKey key : ends) weights.push_back(edge_weight(key));
-  };
-  append_direction(std::span<const EdgeKey>(keys.begin(), out), record.sources, record.source_weights);
-  append_direction(std::span<const EdgeKey>(out, keys.end()), record.destinations, record.destination_weights);
 }
 
 }  // namespace
 
-// Single ends are counted when they take few distinct values (never
-// rewritten), grouped by neighbor when there are no tallied ends, and sorted
-// otherwise; tallied ends are merged in: equal keys are the same end, so
-// their order does not matter.
-DistGraphTopology write_lists(std::span<EdgeKey> keys, const KeyBits& bits, std::span<TalliedEnd> tallied,
-                              bool weighted, DistGraphTopology record) {
-  record.weighted = weighted;
+// Weighted single ends alone take the radix sort into the lists' buffer.
+// Otherwise single ends are counted when they take few distinct values
+// (never rewritten) and sorted in place when not; tallied ends are merged in:
+// equal keys are the same end, so their order does not matter.
+DistGraphTopology write_lists(std::span<EdgeKey> keys, std::span<TalliedEnd> tallied, ListRoom room) {
+  const bool weighted = room.weighted();
+  const std::size_t in = room.indegree();
+  const std::size_t out = room.outdegree();
+  const KeyBits bits = room.bits();
+  DistGraphBuffer buffer = room.take();
+  if (tallied.empty() && weighted && keys.size() > kComparisonSortLimit) {
+    radix_into_lists(keys, bits, buffer.data());
+    return std::move(buffer).finish(in, out, weighted);
+  }
+  ListWriter writer(buffer.data(), in + out, weighted);
   std::sort(tallied.begin(), tallied.end(), [](const TalliedEnd& a, const TalliedEnd& b) { return a.key < b.key; });
   auto next = tallied.begin();
   const bool counted = for_each_counted_key(keys, bits, [&](EdgeKey key, std::size_t count) {
-    for (; next != tallied.end() && next->key <= key; ++next) append(record, weighted, next->key, next->count);
-    append(record, weighted, key, count);
+    for (; next != tallied.end() && next->key <= key; ++next) writer.append(next->key, next->count);
+    writer.append(key, count);
   });
   if (!counted) {
-    if (tallied.empty() && write_grouped(keys, bits, weighted, record)) return record;
     sort_keys(keys);
     std::size_t first = 0;
     for (; next != tallied.end(); ++next) {
       const auto until = static_cast<std::size_t>(
           std::upper_bound(keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end(), next->key) - keys.begin());
-      append_sorted(record, weighted, keys.subspan(first, until - first));
+      writer.append_sorted(keys.subspan(first, until - first));
       first = until;
-      append(record, weighted, next->key, next->count);
+      writer.append(next->key, next->count);
     }
-    append_sorted(record, weighted, keys.subspan(first));
+    writer.append_sorted(keys.subspan(first));
   }
-  for (; next != tallied.end(); ++next) append(record, weighted, next->key, next->count);
-  return record;
+  for (; next != tallied.end(); ++next) writer.append(next->key, next->count);
+  return std::move(buffer).finish(in, out, weighted);
 }
 
 }  // namespace distopo::detail

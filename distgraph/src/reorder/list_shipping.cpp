@@ -34,21 +34,24 @@ DistGraphTopology ship_lists(MPI_Comm channel, DistGraphTopology own, const Plac
     send(own.destination_weights.data(), degrees[1], kDestinationWeights);
   }
 
-  DistGraphTopology hosted;
-  hosted.weighted = own.weighted;
   const int from = placement.graph_node;  // graph node v's lists are on rank v
   std::array<int, 2> incoming{};
-  const auto receive = [&](std::vector<int>& into, int count, Tag tag) {
-    into.resize(static_cast<std::size_t>(count));
-    check_mpi(MPI_Recv(into.data(), count, MPI_INT, from, tag, channel, MPI_STATUS_IGNORE), "MPI_Recv");
-  };
   check_mpi(MPI_Recv(incoming.data(), 2, MPI_INT, from, kDegrees, channel, MPI_STATUS_IGNORE), "MPI_Recv");
-  receive(hosted.sources, incoming[0], kSources);
-  receive(hosted.destinations, incoming[1], kDestinations);
-  if (hosted.weighted) {
-    receive(hosted.source_weights, incoming[0], kSourceWeights);
-    receive(hosted.destination_weights, incoming[1], kDestinationWeights);
+  const auto indegree = static_cast<std::size_t>(incoming[0]);
+  const auto outdegree = static_cast<std::size_t>(incoming[1]);
+  const std::size_t ends = indegree + outdegree;
+  DistGraphBuffer buffer(own.weighted ? 2 * ends : ends);
+  const auto receive = [&](std::size_t offset, int count, Tag tag) {
+    check_mpi(MPI_Recv(buffer.data() + offset, count, MPI_INT, from, tag, channel, MPI_STATUS_IGNORE), "MPI_Recv");
+  };
+  // The buffer's layout: [sources | destinations | source weights | destination weights].
+  receive(0, incoming[0], kSources);
+  receive(indegree, incoming[1], kDestinations);
+  if (own.weighted) {
+    receive(ends, incoming[0], kSourceWeights);
+    receive(ends + indegree, incoming[1], kDestinationWeights);
   }
+  DistGraphTopology hosted = std::move(buffer).finish(indegree, outdegree, own.weighted);
   check_mpi(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   return hosted;
 }

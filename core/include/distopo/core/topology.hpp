@@ -4,7 +4,11 @@
 // keyval's copy callback shares the immutable record), MPI_Comm_free drops it.
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
+#include <span>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -24,13 +28,81 @@ struct GraphTopology {
   std::vector<int> edges;
 };
 
-// Only this rank's lists: nothing of size P.
+// One list of a distributed graph record: a read-only view into the
+// record's buffer. It reads like a const std::vector<int> (and converts to
+// one for code that wants a copy).
+class NeighborList {
+ public:
+  using value_type = int;
+  using iterator = const int*;
+  using const_iterator = const int*;
+  NeighborList() = default;
+  NeighborList(const int* data, std::size_t size) : data_(data), size_(size) {}
+
+  [[nodiscard]] const int* begin() const { return data_; }
+  [[nodiscard]] const int* end() const { return data_ + size_; }
+  [[nodiscard]] const int* data() const { return data_; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  const int& operator[](std::size_t i) const { return data_[i]; }
+  operator std::span<const int>() const { return {data_, size_}; }  // NOLINT: a view reads as a span
+  operator std::vector<int>() const { return {begin(), end()}; }    // NOLINT: copies, as a vector member did
+
+  friend bool operator==(const NeighborList& a, const NeighborList& b) { return std::ranges::equal(a, b); }
+  friend bool operator==(const NeighborList& a, const std::vector<int>& b) { return std::ranges::equal(a, b); }
+
+ private:
+  const int* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Only this rank's lists: nothing of size P. The four lists lie in one
+// buffer, so that dist_graph_create writes them where it sorted the received
+// edge ends (its radix passes use the same buffer as scratch) and hands the
+// buffer over without a copy. Copies of a record share the buffer (records
+// are immutable once attached).
 struct DistGraphTopology {
-  std::vector<int> sources;
-  std::vector<int> source_weights;  // empty when unweighted
-  std::vector<int> destinations;
-  std::vector<int> destination_weights;  // empty when unweighted
+  NeighborList sources;
+  NeighborList source_weights;  // empty when unweighted
+  NeighborList destinations;
+  NeighborList destination_weights;  // empty when unweighted
   bool weighted = false;
+  std::shared_ptr<const int[]> storage;  // holds the lists
+
+  // A record holding copies of the given lists (the weights only when `weighted`).
+  static DistGraphTopology copy_of(std::span<const int> sources, std::span<const int> source_weights,
+                                   std::span<const int> destinations, std::span<const int> destination_weights,
+                                   bool weighted);
+};
+
+// The buffer of a record being written: room for `indegree` sources and
+// `outdegree` destinations (and as many weights when weighted), laid out as
+// [sources | destinations | source weights | destination weights], so that
+// the ranks of all ends in list order are one array and their weights
+// another. Taken with std::malloc: a failure is std::bad_alloc in every
+// build (AddressSanitizer's operator new aborts instead).
+class DistGraphBuffer {
+ public:
+  DistGraphBuffer() = default;
+  // Room for `ints` ints; throws std::bad_alloc.
+  explicit DistGraphBuffer(std::size_t ints);
+  DistGraphBuffer(DistGraphBuffer&& other) noexcept
+      : storage_(std::move(other.storage_)), capacity_(std::exchange(other.capacity_, 0)) {}
+  DistGraphBuffer& operator=(DistGraphBuffer&& other) noexcept {
+    storage_ = std::move(other.storage_);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
+
+  [[nodiscard]] int* data() const { return storage_.get(); }
+  [[nodiscard]] std::size_t capacity() const { return capacity_; }
+
+  // The record of the lists written into the buffer (which it then holds).
+  DistGraphTopology finish(std::size_t indegree, std::size_t outdegree, bool weighted) &&;
+
+ private:
+  std::shared_ptr<int[]> storage_;
+  std::size_t capacity_ = 0;
 };
 
 using TopologyRecord = std::variant<CartesianTopology, GraphTopology, DistGraphTopology>;
