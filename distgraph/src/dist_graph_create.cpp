@@ -20,6 +20,7 @@
 #include "edge_outbox.hpp"
 #include "install_topology.hpp"
 #include "kokkos_runtime.hpp"
+#include "phase_clock.hpp"
 
 namespace distopo {
 namespace {
@@ -50,6 +51,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   detail::ensure_kokkos();
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
+  detail::PhaseClock clock;
 
   // Validation and the outbox: what fails here fails on this rank only.
   detail::EdgeInbox inbox(options.weighted);
@@ -58,6 +60,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
+        clock.mark("validate");
         outbox.emplace(rank, input, extent, inbox.own());
         if (const std::optional<int> peer = outbox->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,
@@ -68,6 +71,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
         }
         return std::nullopt;
       });
+  clock.mark("outbox");
   if (error) {
     // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
     outbox.reset();
@@ -98,9 +102,13 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   }
   agreement.throw_if_failed(channel, error, kCaller);
   outbox.reset();
+  clock.mark("exchange");
 
   // The lists, where the received ends are.
-  return std::move(inbox).lists();
+  DistGraphTopology lists = std::move(inbox).lists();
+  clock.mark("lists");
+  clock.print(rank);
+  return lists;
 }
 
 template <class Input>
@@ -109,8 +117,12 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
-  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options, native_copy),
-                                    options, native_copy);
+  DistGraphTopology lists = redistribute(comm_old, channel.comm, input, options, native_copy);
+  detail::PhaseClock clock;
+  Comm result = detail::install_dist_graph(comm_old, std::move(lists), options, native_copy);
+  clock.mark("install");
+  clock.print(comm_rank(comm_old));
+  return result;
 }
 
 }  // namespace
