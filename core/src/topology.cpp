@@ -94,25 +94,55 @@ TopologyKind topo_test(MPI_Comm comm) {
 
 namespace distopo {
 
-DistGraphBuffer::DistGraphBuffer(std::size_t ints) : capacity_(ints) {
+ListStorage::~ListStorage() { std::free(data_); }
+
+void ListStorage::adopt(void* block) noexcept {
+  std::free(data_);
+  data_ = static_cast<int*>(block);
+}
+
+void DistGraphBuffer::prepare() {
+  if (!storage_) storage_ = std::make_shared<ListStorage>();
+}
+
+void DistGraphBuffer::allocate(std::size_t ints) {
+  prepare();
+  storage_->adopt(nullptr);  // the old room goes before the new one is taken
+  capacity_ = 0;
   if (ints == 0) return;
   if (ints > std::numeric_limits<std::size_t>::max() / sizeof(int)) throw std::bad_array_new_length();
-  int* memory = static_cast<int*>(std::malloc(ints * sizeof(int)));
-  if (memory == nullptr) throw std::bad_alloc();
-  storage_ = std::shared_ptr<int[]>(memory, [](int* p) { std::free(p); });  // frees `memory` if this throws
+  void* block = std::malloc(ints * sizeof(int));
+  if (block == nullptr) throw std::bad_alloc();
+  storage_->adopt(block);
+  capacity_ = ints;
+}
+
+void DistGraphBuffer::adopt(void* block, std::size_t ints) noexcept {
+  storage_->adopt(block);
+  capacity_ = block == nullptr ? 0 : ints;
+}
+
+void DistGraphBuffer::shrink_to(std::size_t ints) noexcept {
+  if (ints >= capacity_ || ints == 0) return;
+  if (void* smaller = std::realloc(storage_->data(), ints * sizeof(int))) {
+    static_cast<void>(storage_->release());  // realloc took the old block
+    storage_->adopt(smaller);
+    capacity_ = ints;
+  }
 }
 
 DistGraphTopology DistGraphBuffer::finish(std::size_t indegree, std::size_t outdegree, bool weighted) && {
   const std::size_t ends = indegree + outdegree;
-  int* const lists = storage_.get();
+  const int* const lists = data();
   DistGraphTopology record;
   record.weighted = weighted;
-  if (ends == 0) return record;
-  record.sources = NeighborList(lists, indegree);
-  record.destinations = NeighborList(lists + indegree, outdegree);
-  if (weighted) {
-    record.source_weights = NeighborList(lists + ends, indegree);
-    record.destination_weights = NeighborList(lists + ends + indegree, outdegree);
+  if (ends > 0) {
+    record.sources = NeighborList(lists, indegree);
+    record.destinations = NeighborList(lists + indegree, outdegree);
+    if (weighted) {
+      record.source_weights = NeighborList(lists + ends, indegree);
+      record.destination_weights = NeighborList(lists + ends + indegree, outdegree);
+    }
   }
   record.storage = std::move(storage_);
   capacity_ = 0;

@@ -61,6 +61,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
         clock.mark("validate");
+        inbox.prepare();
         outbox.emplace(rank, input, extent, inbox.own());
         if (const std::optional<int> peer = outbox->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,

@@ -4,7 +4,7 @@
 // Single ends stay where they were received; a message of tallied ends moves
 // to a list of its own. Every batch is counted into the lists' room before
 // the next arrives, so a rank without room rejects the message that needs it
-// (ListRoom). The lists are then sorted where the single ends lie.
+// (ListRoom). The lists are then written where the single ends lie.
 #include <cstddef>
 #include <new>
 #include <span>
@@ -20,6 +20,10 @@ namespace distopo::detail {
 class EdgeInbox {
  public:
   explicit EdgeInbox(bool weighted) : room_(weighted) {}
+
+  // What the lists will need besides their memory, taken before any end
+  // arrives; throws std::bad_alloc.
+  void prepare() { room_.prepare(); }
 
   // Where the outbox puts this rank's own ends (then accept() takes them).
   KeyBuffer& own() { return keys_; }
@@ -55,8 +59,9 @@ class EdgeInbox {
     room_ = ListRoom(room_.weighted());
   }
 
-  // The sorted lists, in the room taken for them; allocates nothing.
-  DistGraphTopology lists() && { return write_lists(keys_.items(), tallied_.items(), std::move(room_)); }
+  // The sorted lists, in the memory of the ends received and the room taken
+  // for them; allocates nothing that it cannot do without.
+  DistGraphTopology lists() && { return write_lists(std::move(keys_), tallied_.items(), std::move(room_)); }
 
  private:
   KeyBuffer keys_;                     // single ends: this rank's own, then each message

@@ -86,6 +86,13 @@ class GrowingBuffer {
     std::free(std::exchange(items_, nullptr));
     size_ = capacity_ = 0;
   }
+  // Hands the block (std::malloc'ed, room for capacity() items) to the
+  // caller, who frees it; the buffer is empty afterwards.
+  [[nodiscard]] T* take_block() {
+    size_ = capacity_ = 0;
+    return std::exchange(items_, nullptr);
+  }
+  [[nodiscard]] std::size_t capacity() const { return capacity_; }
 
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] T* data() { return items_; }

@@ -1,17 +1,19 @@
 #pragma once
 // From the edge ends a rank stores to its neighbor lists: in-ends become
 // sources, out-ends destinations, each sorted by (rank, weight). ListRoom
-// counts the ends as they arrive and takes the lists' buffer during the
-// exchange; write_lists fills it afterwards without allocating, so it cannot
-// fail where a failure on one rank would leave the others waiting.
+// counts the ends as they arrive and takes the room the lists need during
+// the exchange; write_lists fills it afterwards without allocating, so it
+// cannot fail where a failure on one rank would leave the others waiting.
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <span>
 
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
+#include "edge_keys.hpp"
 #include "end_tally.hpp"
 
 namespace distopo::detail {
@@ -20,17 +22,24 @@ namespace distopo::detail {
 // sends back to their sender.
 enum class Rejection : int { none = 0, degree_overflow = 1, no_memory = 2 };
 
-// In- and out-degree of this rank as edge ends arrive, and the buffer of the
-// lists they will become: both degrees must fit in an int, and the buffer is
-// taken while the exchange runs, so a rank without memory for its lists
-// rejects the message that needs it and its sender reports the error in the
-// exchange's agreement step, which every rank sees. The buffer holds two ints
-// per end when weighted (a rank and a weight), one otherwise; write_lists
-// uses the two ints of a weighted end as the 8-byte scratch of its radix
-// passes, so sorting costs no memory beyond the lists.
+// In- and out-degree of this rank as edge ends arrive, and the room their
+// lists need beyond the memory the single ends were received in: both
+// degrees must fit in an int, and the room is taken while the exchange runs,
+// so a rank without memory for its lists rejects the message that needs it
+// and its sender reports the error in the exchange's agreement step, which
+// every rank sees. The lists of single ends are written where those ends
+// were received (a weighted end is 8 bytes as a key and as a rank and a
+// weight), so the room is one int per single end when weighted (where their
+// weights are grouped before they are sorted into place) and nothing when
+// unweighted. Tallied ends can stand for far more ends than were received:
+// with any of them the room is the whole lists.
 class ListRoom {
  public:
   explicit ListRoom(bool weighted) : weighted_(weighted) {}
+
+  // What the record will share, allocated before any end arrives, so that
+  // writing the lists allocates nothing; throws std::bad_alloc.
+  void prepare() { buffer_.prepare(); }
 
   // Counts `keys` (and notes their bits for the sort, in the same pass: the
   // keys were just received and are still in cache) and makes room for them.
@@ -47,6 +56,7 @@ class ListRoom {
       bits_.add(any);
       bits_.add(all);
     }
+    single_ += keys.size();
     return grow(keys.size() - out, out);
   }
 
@@ -55,6 +65,7 @@ class ListRoom {
     std::uint64_t in = 0;
     std::uint64_t out = 0;
     for (const TalliedEnd& end : tallied) (edge_direction(end.key) == EdgeDirection::in ? in : out) += end.count;
+    any_tallied_ = any_tallied_ || !tallied.empty();
     return grow(in, out);
   }
 
@@ -66,17 +77,18 @@ class ListRoom {
   DistGraphBuffer take() { return std::move(buffer_); }
 
  private:
+  [[nodiscard]] std::size_t room_ints() const {
+    if (any_tallied_) return (weighted_ ? 2 : 1) * static_cast<std::size_t>(in_ + out_);
+    return weighted_ ? static_cast<std::size_t>(single_) : 0;
+  }
+
   Rejection grow(std::uint64_t in, std::uint64_t out) {
     in_ += in;
     out_ += out;
     if (in_ > INT_MAX || out_ > INT_MAX) return Rejection::degree_overflow;
-    const std::size_t ints = (weighted_ ? 2 : 1) * static_cast<std::size_t>(in_ + out_);
-    if (ints <= buffer_.capacity()) return Rejection::none;
-    // The old buffer is freed before the larger one is taken (it holds
-    // nothing yet): never both at once, next to every key received so far.
-    buffer_ = DistGraphBuffer();
+    if (room_ints() <= buffer_.capacity()) return Rejection::none;
     try {
-      buffer_ = DistGraphBuffer(ints);
+      buffer_.allocate(room_ints());  // the old room (which holds nothing yet) goes first
     } catch (const std::bad_alloc&) {
       return Rejection::no_memory;
     }
@@ -84,16 +96,18 @@ class ListRoom {
   }
 
   bool weighted_;
+  bool any_tallied_ = false;
   std::uint64_t in_ = 0;
   std::uint64_t out_ = 0;
+  std::uint64_t single_ = 0;
   KeyBits bits_;
   DistGraphBuffer buffer_;
 };
 
-// The record of the lists, written into `room`'s buffer (which must have
-// counted exactly these ends) from the single ends `keys` (whose bits `room`
-// has seen; their memory is used as scratch) and the tallied ends `tallied`
-// (sorted in place).
-DistGraphTopology write_lists(std::span<EdgeKey> keys, std::span<TalliedEnd> tallied, ListRoom room);
+// The record of the lists from the single ends `keys` (in the memory they
+// were received in, which becomes the lists'; `room` has seen their bits)
+// and the tallied ends `tallied` (sorted in place), all counted by `room`,
+// whose room it uses. Allocates nothing that it cannot do without.
+DistGraphTopology write_lists(KeyBuffer keys, std::span<TalliedEnd> tallied, ListRoom room);
 
 }  // namespace distopo::detail

@@ -56,18 +56,36 @@ class NeighborList {
   std::size_t size_ = 0;
 };
 
+// The memory of a record's lists: one std::malloc'ed block (malloc, so that
+// a failure is std::bad_alloc in every build: AddressSanitizer's operator
+// new aborts instead), freed with the last record that shares it.
+class ListStorage {
+ public:
+  ListStorage() = default;
+  ListStorage(const ListStorage&) = delete;
+  ListStorage& operator=(const ListStorage&) = delete;
+  ~ListStorage();
+  [[nodiscard]] int* data() const { return data_; }
+  // Takes `block` (from std::malloc or null), freeing the one held before.
+  void adopt(void* block) noexcept;
+  // Gives up the block without freeing it.
+  [[nodiscard]] int* release() noexcept { return std::exchange(data_, nullptr); }
+
+ private:
+  int* data_ = nullptr;
+};
+
 // Only this rank's lists: nothing of size P. The four lists lie in one
-// buffer, so that dist_graph_create writes them where it sorted the received
-// edge ends (its radix passes use the same buffer as scratch) and hands the
-// buffer over without a copy. Copies of a record share the buffer (records
-// are immutable once attached).
+// block, so that dist_graph_create writes them where it received the edge
+// ends and hands the block over without a copy. Copies of a record share the
+// block (records are immutable once attached).
 struct DistGraphTopology {
   NeighborList sources;
   NeighborList source_weights;  // empty when unweighted
   NeighborList destinations;
   NeighborList destination_weights;  // empty when unweighted
   bool weighted = false;
-  std::shared_ptr<const int[]> storage;  // holds the lists
+  std::shared_ptr<const ListStorage> storage;  // holds the lists
 
   // A record holding copies of the given lists (the weights only when `weighted`).
   static DistGraphTopology copy_of(std::span<const int> sources, std::span<const int> source_weights,
@@ -75,17 +93,15 @@ struct DistGraphTopology {
                                    bool weighted);
 };
 
-// The buffer of a record being written: room for `indegree` sources and
-// `outdegree` destinations (and as many weights when weighted), laid out as
-// [sources | destinations | source weights | destination weights], so that
-// the ranks of all ends in list order are one array and their weights
-// another. Taken with std::malloc: a failure is std::bad_alloc in every
-// build (AddressSanitizer's operator new aborts instead).
+// The block of a record being written, laid out as [sources | destinations
+// | source weights | destination weights]: the ranks of all ends in list
+// order are one array, their weights another.
 class DistGraphBuffer {
  public:
+  // Empty; its record's storage is allocated by prepare() or on first use.
   DistGraphBuffer() = default;
   // Room for `ints` ints; throws std::bad_alloc.
-  explicit DistGraphBuffer(std::size_t ints);
+  explicit DistGraphBuffer(std::size_t ints) { allocate(ints); }
   DistGraphBuffer(DistGraphBuffer&& other) noexcept
       : storage_(std::move(other.storage_)), capacity_(std::exchange(other.capacity_, 0)) {}
   DistGraphBuffer& operator=(DistGraphBuffer&& other) noexcept {
@@ -94,14 +110,31 @@ class DistGraphBuffer {
     return *this;
   }
 
-  [[nodiscard]] int* data() const { return storage_.get(); }
+  // Allocates what the record will share (not the lists), so that nothing
+  // is left to allocate when they are handed over; throws std::bad_alloc.
+  void prepare();
+  // Room for `ints` ints (what it held is dropped first); throws std::bad_alloc.
+  void allocate(std::size_t ints);
+  // Takes `block` (std::malloc'ed, room for `ints` ints) in place of what it
+  // held. Needs prepare() first; allocates nothing.
+  void adopt(void* block, std::size_t ints) noexcept;
+  // Gives back what the lists do not need (realloc in place); allocates nothing.
+  void shrink_to(std::size_t ints) noexcept;
+  // Gives up the block (std::malloc'ed) without freeing it, keeping the storage.
+  [[nodiscard]] int* release() noexcept {
+    capacity_ = 0;
+    return storage_ ? storage_->release() : nullptr;
+  }
+
+  [[nodiscard]] int* data() const { return storage_ ? storage_->data() : nullptr; }
   [[nodiscard]] std::size_t capacity() const { return capacity_; }
 
   // The record of the lists written into the buffer (which it then holds).
+  // Needs prepare() (or allocate()) first; allocates nothing.
   DistGraphTopology finish(std::size_t indegree, std::size_t outdegree, bool weighted) &&;
 
  private:
-  std::shared_ptr<int[]> storage_;
+  std::shared_ptr<ListStorage> storage_;
   std::size_t capacity_ = 0;
 };
 
