@@ -162,6 +162,25 @@ TEST_F(EdgeLists, SingleEndsListedInTheirOwnMemory) {
   expect_lists_like_sorting({random_ends(random, 9000, 2, 1 << 16), {}}, true, "two digits' width: three passes");
   expect_lists_like_sorting({std::vector<EdgeKey>(6000, distopo::pack_edge(EdgeDirection::out, 5, 9)), {}}, true,
                             "every end the same");
+  expect_lists_like_sorting({random_ends(random, 9000, 4, 1 << 30), {}}, true,
+                            "room taken for the first message, given back when grouping applies", 3);
+}
+
+TEST_F(EdgeLists, GroupedEndsNeedNoRoomBeyondTheirGroups) {
+  std::mt19937_64 random(5);
+  distopo::detail::ListRoom room(true);
+  room.prepare();
+  const std::vector<EdgeKey> few = random_ends(random, 1000, 4, 1 << 30);
+  ASSERT_EQ(room.add(few), distopo::detail::Rejection::none);
+  EXPECT_NE(room.buffer(), nullptr) << "std::sort's share: one int per end, for the weights";
+  const std::vector<EdgeKey> more = random_ends(random, 20000, 4, 1 << 30);
+  ASSERT_EQ(room.add(more), distopo::detail::Rejection::none);
+  EXPECT_TRUE(room.grouped());
+  EXPECT_EQ(room.buffer(), nullptr) << "grouped in place: no room for the weights";
+  const std::vector<EdgeKey> wide = random_ends(random, 5000, 1 << 20, 1 << 30);
+  ASSERT_EQ(room.add(wide), distopo::detail::Rejection::none);
+  EXPECT_FALSE(room.grouped());
+  EXPECT_NE(room.buffer(), nullptr) << "too many neighbors to group: room again";
 }
 
 TEST(ListRoom, RejectsADegreeAboveIntMaxBeforeTakingRoom) {

@@ -66,10 +66,10 @@ struct WeightSort {
   }
   [[nodiscard]] unsigned digit_bits() const { return digit_bits_for(width); }
 
-  // The m weights at `from` sorted into `into`, with room for m at
-  // `scratch`: the passes go from `from` to `into` or `scratch` and then
-  // alternate, starting where the last one ends in `into`.
-  void operator()(const int* from, int* into, int* scratch, std::size_t m) const {
+  // The m weights at `from` sorted into `into`; `from` is the scratch of
+  // the passes after the first (they alternate), and a result that ends
+  // there is copied over.
+  void operator()(int* from, int* into, std::size_t m) const {
     const unsigned count = passes(m);
     if (count == 0) {
       std::copy_n(from, m, into);
@@ -78,7 +78,8 @@ struct WeightSort {
     }
     const unsigned bits = digit_bits();
     const std::uint32_t mask = (std::uint32_t{1} << bits) - 1;
-    int* to = count % 2 == 1 ? into : scratch;
+    int* const scratch = from;
+    int* to = into;
     Counters offsets;
     for (unsigned pass = 0; pass < count; ++pass) {
       const unsigned shift = low + pass * bits;
@@ -91,60 +92,62 @@ struct WeightSort {
       from = to;
       to = to == into ? scratch : into;
     }
+    if (from != into) std::copy_n(from, m, into);
   }
 };
 
-// The weighted single ends `keys` grouped by neighbor ((direction, rank):
-// the high digit of the sort, counted in one pass) with their weights
-// scattered to `weights` (room for one int per end), and then each group's
-// weights sorted on their own, in cache, into the lists at `lists`, which
-// overlap the keys: the keys are read only before the scatter. The ranks'
-// half of the lists is the sort's scratch until the ranks are filled, last.
-// A group already in order, or of one end, is copied, not sorted. False
-// (nothing written) where it does not apply: more (direction, rank) values
-// than are counted.
-bool write_grouped(std::span<const EdgeKey> keys, const KeyBits& bits, int* weights, int* lists) {
+// The weighted single ends `keys` made into their lists in their own memory
+// (`lists`, the same bytes), with `groups` (two words per (direction, rank)
+// value and one more) as the only room: the keys are grouped by neighbor in
+// place (counted, then each moved to its group's next place, swapping out
+// the key there: the high digit of the sort, needing no scratch), their
+// weights packed towards the front (weight i lands at or before key i,
+// already read), and each group's weights sorted on their own, in cache,
+// from the front half into the back half, the weights' list, the front
+// half being the scratch. The ranks fill the front half last. A group
+// already in order, or of one end, is copied, not sorted.
+void write_grouped(std::span<EdgeKey> keys, const KeyBits& bits, std::span<std::uint32_t> groups_room, int* lists) {
   const std::size_t n = keys.size();
   const EdgeKey varying = bits.any() ^ bits.all();
   const VaryingBits neighbor_bits(bits.all() & kNeighborBits, varying & kNeighborBits);
-  if (!countable(n, neighbor_bits.width())) return false;
   const std::size_t groups = std::size_t{1} << neighbor_bits.width();
-  std::vector<std::size_t> start;
-  std::vector<int*> cursor;
-  try {
-    start.assign(groups + 1, 0);
-    cursor.resize(groups);
-  } catch (const std::bad_alloc&) {
-    return false;
-  }
+  std::uint32_t* const start = groups_room.data();  // groups + 1
+  std::uint32_t* const next = start + groups + 1;   // groups
   const auto group = [=](EdgeKey key) { return static_cast<std::size_t>(neighbor_bits.pack(key)); };
+  std::fill_n(start, groups + 1, 0);
   for (const EdgeKey key : keys) ++start[group(key) + 1];
   for (std::size_t g = 0; g < groups; ++g) {
     start[g + 1] += start[g];
-    cursor[g] = weights + start[g];
+    next[g] = start[g];
   }
-  for (const EdgeKey key : keys) *cursor[group(key)]++ = edge_weight(key);
+  for (std::size_t g = 0; g < groups; ++g) {
+    while (next[g] < start[g + 1]) {
+      EdgeKey key = keys[next[g]];
+      for (std::size_t to = group(key); to != g; to = group(key)) std::swap(key, keys[next[to]++]);
+      keys[next[g]++] = key;
+    }
+  }
+  int* const front = lists;
+  int* const back = lists + n;
+  for (std::size_t i = 0; i < n; ++i) front[i] = edge_weight(keys[i]);
 
   WeightSort sort;
   if (const EdgeKey weight_varying = varying & kWeightBits; weight_varying != 0) {
     sort.low = static_cast<unsigned>(std::countr_zero(weight_varying));
     sort.width = static_cast<unsigned>(std::bit_width(weight_varying)) - sort.low;
   }
-  int* const ranks = lists;
-  int* const sorted = lists + n;
   for (std::size_t g = 0; g < groups; ++g) {
     const std::size_t first = start[g];
     const std::size_t m = start[g + 1] - first;
-    if (std::is_sorted(weights + first, weights + first + m)) {
-      std::copy_n(weights + first, m, sorted + first);
+    if (std::is_sorted(front + first, front + first + m)) {
+      std::copy_n(front + first, m, back + first);
     } else {
-      sort(weights + first, sorted + first, ranks + first, m);
+      sort(front + first, back + first, m);
     }
   }
   for (std::size_t g = 0; g < groups; ++g) {
-    std::fill_n(ranks + start[g], start[g + 1] - start[g], edge_rank(neighbor_bits.unpack(g)));
+    std::fill_n(front + start[g], start[g + 1] - start[g], edge_rank(neighbor_bits.unpack(g)));
   }
-  return true;
 }
 
 // Sorted keys turned into the lists in the same memory: the weights go to
@@ -208,15 +211,17 @@ DistGraphTopology write_lists(KeyBuffer keys, std::span<TalliedEnd> tallied, Lis
     return std::move(buffer).finish(in, out, weighted);
   }
 
-  // Single ends only: the room (weighted: one int per end) is scratch, and
-  // the keys' block becomes the lists'.
+  // Single ends only: the keys' block becomes the lists', and the room (if
+  // any) is scratch.
+  const bool grouped = room.grouped();
+  std::vector<std::uint32_t> group_starts = room.take_group_starts();
   const std::unique_ptr<int, Free> weights(buffer.release());
   const std::size_t capacity = keys.capacity();
   buffer.adopt(keys.take_block(), capacity * 2);
   int* const lists = buffer.data();
-  const bool grouped =
-      weighted && single.size() > kComparisonSortLimit && write_grouped(single, bits, weights.get(), lists);
-  if (!grouped) {
+  if (grouped) {
+    write_grouped(single, bits, group_starts, lists);
+  } else {
     ListWriter writer(lists, ends, weighted);
     // Counting reads every key before the first value is written.
     if (!for_each_counted_key(single, bits, [&](EdgeKey key, std::size_t count) { writer.append(key, count); })) {
