@@ -28,6 +28,10 @@ for p in "${counts[@]}"; do
   echo "== distgraph_scaling on $p local ranks"
   # 41 repetitions: with the default 11, single ratios move between runs (docs/benchmarks.md).
   mpiexec -n "$p" "$build/bench/distgraph_scaling" --reps 41 | tee -a "$results"
+  # Unweighted with no (source, destination) pair twice: no edge end repeats
+  # (at most P edges per rank make such a graph).
+  mpiexec -n "$p" "$build/bench/distgraph_scaling" --family unique_pairs --unweighted --edges-per-rank "$p" \
+    --reps 41 | tee -a "$results"
 done
 heavy="$build/scaling_heavy.jsonl"
 echo "== distgraph_scaling, 10^6 edges per rank on 4 local ranks"

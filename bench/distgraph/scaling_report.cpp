@@ -33,6 +33,7 @@ int main() {
   // (family, edges per rank, P): sizes of one family together, by P.
   std::map<std::tuple<std::string, int, int>, Row> rows;
   bool any_distinct = false;
+  bool any_unweighted = false;
   std::string line;
   while (std::getline(std::cin, line)) {
     const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
@@ -40,7 +41,11 @@ int main() {
     // Graphs without repeated edge ends (--weights distinct) are marked "*".
     const bool distinct = record.value("weights", std::string("repeated")) == "distinct";
     any_distinct = any_distinct || distinct;
-    const std::string family = record["family"].get<std::string>() + (distinct ? "*" : "");
+    // Unweighted graphs (--unweighted) are marked "-": their ends repeat
+    // unless the family's (source, destination) pairs do not (unique_pairs).
+    const bool unweighted = !record.value("weighted", true);
+    any_unweighted = any_unweighted || unweighted;
+    const std::string family = record["family"].get<std::string>() + (distinct ? "*" : "") + (unweighted ? "-" : "");
     Row& row = rows[{family, record.value("edges_per_rank", 0), record["P"].get<int>()}];
     (record["impl"] == "distopo" ? row.distopo : row.mpich) = record;
   }
@@ -64,6 +69,7 @@ int main() {
     if (!inserted) it->second.second = row;
   }
   if (any_distinct) std::printf("*: weights all different (--weights distinct), so no edge end repeats\n");
+  if (any_unweighted) std::printf("-: unweighted (MPI_UNWEIGHTED)\n");
   std::printf("\nextra heap per rank, smallest P -> largest P (fixed edges per rank):\n");
   for (const auto& [key, pair] : extremes) {
     const auto& [low, high] = pair;

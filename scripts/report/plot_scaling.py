@@ -54,7 +54,8 @@ def series(rows, field_names):
         value = next((row[f] for f in field_names if row.get(f) is not None), None)
         if value is None or value <= 0:
             continue
-        out[(implementation(row), row["family"])][row["P"]] = value
+        family = row["family"] + ("-" if row.get("weighted") is False else "")  # "-": unweighted
+        out[(implementation(row), family)][row["P"]] = value
     return {key: sorted(points.items()) for key, points in out.items()}
 
 

@@ -193,6 +193,37 @@ TEST(DistGraphCreate, LargeRandomGraphMatchesMpich) { expect_same_as_mpich(7, 40
 TEST(DistGraphCreate, LargeRandomGraphWithWideWeightsMatchesMpich) { expect_same_as_mpich(9, 4000, true, INT_MAX); }
 TEST(DistGraphCreate, LargeRandomGraphUnweightedMatchesMpich) { expect_same_as_mpich(11, 4000, false); }
 
+// No edge end repeats (distinct weights): each rank's lists are written in
+// the memory its ends arrived in, grouped by neighbor where there are more
+// than 4096 ends. Even ranks give their weights in ascending order (each
+// neighbor's group then arrives in order and is not sorted), odd ranks in
+// no order; rank 1 gives few edges, so some ranks stay below 4096 ends.
+TEST(DistGraphCreate, DistinctWeightsMatchMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(31 + rank));
+  std::uniform_int_distribution<int> any_rank(0, size - 1);
+  const int edges = rank == 1 ? 300 : 6000;
+  std::vector<int> sources{rank, any_rank(random)};
+  std::vector<int> degrees{edges, 500};
+  std::vector<int> destinations, weights;
+  for (int j = 0; j < edges + 500; ++j) {
+    destinations.push_back(any_rank(random));
+    const auto index = static_cast<unsigned>(rank * 10000 + j);
+    weights.push_back(rank % 2 == 0 ? static_cast<int>(index) : static_cast<int>((index * 2654435761U) & 0x3fffffffU));
+  }
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "distinct weights");
+}
+
+// Unweighted, but no (source, destination) pair twice: no edge end repeats.
+TEST(DistGraphCreate, UniquePairsUnweightedMatchMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::vector<int> destinations;
+  for (int k = size - 1; k >= 0; --k) destinations.push_back((rank + k) % size);
+  expect_graph_same_as_mpich({rank}, {size}, destinations, {}, false, "unique pairs");
+}
+
 // A heavy multigraph travels as tallied ends (each distinct edge once, with
 // its count), distinct edges one by one: here even ranks give 6000 edges
 // over a few (rank, weight) values, odd ranks 6000 edges of distinct weights,
