@@ -27,7 +27,7 @@ using detail::kCheckAdjacentKey;
 using detail::kCreateAdjacent;
 
 // The in-end (source, weight) of the i-th edge of one side.
-EdgeKey in_end(int source, const std::vector<int>& weights, bool weighted, std::size_t i) {
+EdgeKey in_end(int source, std::span<const int> weights, bool weighted, std::size_t i) {
   return pack_edge(EdgeDirection::in, source, weighted ? weights[i] : 1);
 }
 

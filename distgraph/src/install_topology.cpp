@@ -11,7 +11,7 @@
 namespace distopo::detail {
 namespace {
 #if DISTOPO_NATIVE_TOPOLOGY
-const int* native_weights(const std::vector<int>& weights, bool copied) {
+const int* native_weights(std::span<const int> weights, bool copied) {
   if (!copied) return MPI_UNWEIGHTED;
   return weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data();
 }

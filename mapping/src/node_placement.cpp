@@ -84,7 +84,7 @@ HeldGraph own_vertex(const DistGraphTopology& own, int rank, int size) {
   graph.blocks = {size, 1};
   graph.ids = {rank};
   graph.offsets = {0};
-  const auto add = [&](const std::vector<int>& ranks, const std::vector<int>& weights) {
+  const auto add = [&](std::span<const int> ranks, std::span<const int> weights) {
     for (std::size_t e = 0; e < ranks.size(); ++e) {
       graph.targets.push_back(ranks[e]);
       graph.weights.push_back(own.weighted ? weights[e] : 1);
