@@ -1,9 +1,10 @@
 #pragma once
-// Moves graph node lists to the processes chosen for them (node_placement.hpp).
+// Moves graph node lists to the processes chosen for them: move_lists()
+// (placement.hpp).
 #include <mpi.h>
 
 #include "distopo/core/topology.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace distopo::detail {
 

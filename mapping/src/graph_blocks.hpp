@@ -7,11 +7,13 @@
 
 namespace distopo::detail {
 
-// blocks[b] lists the graph nodes machine node b holds, in local-rank order.
-// Greedy: each block starts at the lowest unplaced graph node and grows by the
-// unplaced node with the most edges (either direction, multi-edges counted)
-// into the block, ties to the lowest number. Falls back to consecutive
-// blocks (identity) unless that cuts strictly fewer edges.
+// blocks[b] lists the graph nodes machine node b holds, in local-rank order
+// (ascending). The exact partitioner of distributed graphs
+// (exact_partition.hpp: METIS, then exact sizes and swap refinement) on the
+// graph with every edge (either direction, multi-edges counted) of weight 1;
+// block b gets exactly as many graph nodes as consecutive blocks would.
+// Falls back to consecutive blocks (identity) unless that cuts strictly fewer
+// edges.
 std::vector<std::vector<int>> graph_node_blocks(int nnodes, std::span<const int> index, std::span<const int> edges,
                                                 int ranks_per_node);
 
