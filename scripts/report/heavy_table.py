@@ -7,7 +7,7 @@ peak heap each added on one rank. Lines may carry a "build" label and a
 "round" number (added by the command that made them, e.g. before/after a
 change, run twice); rows keep the order in which they first appear.
 
-    python3 scripts/report/heavy_table.py docs/heavy/*.jsonl
+    python3 scripts/report/heavy_table.py docs/results/heavy/large.jsonl
 """
 import json
 import sys
