@@ -32,7 +32,7 @@ struct ReorderSettings {
   int ranks_per_node = 0;  // the emulation setting (core/node_layout.hpp); 0: real nodes
 };
 
-// The settings from rank 0's info (README, Configuration), on every rank:
+// The settings from rank 0's info (docs/guide/configuration.md), on every rank:
 // one rank's hint cannot make the ranks take different paths; and the
 // emulated ranks per node, which every rank must give alike (else every rank
 // throws MPI_ERR_ARG). Collective.
