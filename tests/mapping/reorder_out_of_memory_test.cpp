@@ -15,7 +15,7 @@
 
 #include "failing_allocation.hpp"
 #include "mpi_testing.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace {
 
@@ -37,15 +37,10 @@ DistGraphTopology own_lists(int rank, int size) {
   }
   const auto at = std::find(order.begin(), order.end(), rank) - order.begin();
   const auto neighbor = [&](std::ptrdiff_t step) { return order[static_cast<std::size_t>((at + step + size) % size)]; };
-  DistGraphTopology own;
-  own.weighted = true;
-  for (const std::ptrdiff_t step : {-1, 1}) {
-    own.sources.push_back(neighbor(step));
-    own.source_weights.push_back(3);
-    own.destinations.push_back(neighbor(step));
-    own.destination_weights.push_back(3);
-  }
-  return own;
+  std::vector<int> ranks;
+  for (const std::ptrdiff_t step : {-1, 1}) ranks.push_back(neighbor(step));
+  const std::vector<int> weights(ranks.size(), 3);
+  return DistGraphTopology::copy_of(ranks, weights, ranks, weights, true);
 }
 
 NodeLayout emulated_layout(int rank, int size) {
@@ -77,10 +72,10 @@ Outcome reorder(int failing_rank, long failing) {
   settings.gather_limit = 1;  // the distributed path
   settings.effort = distopo::detail::PartitionEffort::fast;
   if (rank == failing_rank) distopo::testing::arm_failing_allocation(failing);
-  const std::optional<Placement> placement = distopo::detail::place_on_nodes(MPI_COMM_WORLD, own, layout, settings);
+  const Placement placement = distopo::detail::place(MPI_COMM_WORLD, own, layout, settings);
   distopo::testing::disarm_failing_allocation();
 
-  int moved = placement ? 1 : 0;
+  int moved = placement.same_order ? 0 : 1;
   int all_moved = 0;
   MPI_Allreduce(&moved, &all_moved, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   int any_moved = 0;
@@ -91,8 +86,8 @@ Outcome reorder(int failing_rank, long failing) {
   outcome.moved = true;
   outcome.graph_node.resize(static_cast<std::size_t>(size));
   outcome.host.resize(static_cast<std::size_t>(size));
-  MPI_Allgather(&placement->graph_node, 1, MPI_INT, outcome.graph_node.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  MPI_Allgather(&placement->host, 1, MPI_INT, outcome.host.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&placement.rank, 1, MPI_INT, outcome.graph_node.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&placement.lists_to, 1, MPI_INT, outcome.host.data(), 1, MPI_INT, MPI_COMM_WORLD);
   for (int p = 0; p < size; ++p) {
     const int v = outcome.graph_node[static_cast<std::size_t>(p)];
     EXPECT_TRUE(v >= 0 && v < size && outcome.host[static_cast<std::size_t>(v)] == p)
