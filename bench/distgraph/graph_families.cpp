@@ -81,8 +81,8 @@ std::pair<int, int> rmat_edge(std::mt19937& random, int size) {
 }  // namespace
 
 const std::vector<std::string>& family_names() {
-  static const std::vector<std::string> names = {"ring",        "stencil2d",     "stencil3d",   "random_kout", "powerlaw",
-                                                 "rank0_whole", "incoming_only", "unique_pairs"};
+  static const std::vector<std::string> names = {"ring",     "stencil2d",   "stencil3d",     "random_kout",
+                                                 "powerlaw", "rank0_whole", "incoming_only", "unique_pairs"};
   return names;
 }
 

@@ -54,10 +54,10 @@ DISTOPO_CAPI int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
     // argument (the sentinel is passed on for that).
     const bool weighted = !is_unweighted(sourceweights) || !is_unweighted(destweights);
     const distopo::DistGraphOptions options{.weighted = weighted, .reorder = reorder != 0, .info = info};
-    *comm_dist_graph = distopo::dist_graph_create_adjacent(comm_old, indegree, sources, weights_to_read(sourceweights),
-                                                           outdegree, destinations, weights_to_read(destweights),
-                                                           options)
-                           .release();
+    *comm_dist_graph =
+        distopo::dist_graph_create_adjacent(comm_old, indegree, sources, weights_to_read(sourceweights), outdegree,
+                                            destinations, weights_to_read(destweights), options)
+            .release();
   });
 }
 

@@ -85,9 +85,9 @@ DistGraphTopology record_of(const AdjacentSide& in, const AdjacentSide& out, boo
   const auto list = [](const int* values, int degree) {
     return std::span<const int>(values, degree > 0 ? static_cast<std::size_t>(degree) : 0);
   };
-  return DistGraphTopology::copy_of(list(in.ranks, in.degree), list(weighted ? in.weights : nullptr, weighted ? in.degree : 0),
-                                    list(out.ranks, out.degree),
-                                    list(weighted ? out.weights : nullptr, weighted ? out.degree : 0), weighted);
+  return DistGraphTopology::copy_of(
+      list(in.ranks, in.degree), list(weighted ? in.weights : nullptr, weighted ? in.degree : 0),
+      list(out.ranks, out.degree), list(weighted ? out.weights : nullptr, weighted ? out.degree : 0), weighted);
 }
 
 // `misuse`: a local error of the C++ overload (weights that do not match

@@ -36,10 +36,10 @@ LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) 
                : rank_error(MPI_ERR_NO_MEM, kCaller, rank,
                             "rank " + std::to_string(receiver) + " has no memory for its neighbor lists");
   }
-  return rank_error(MPI_ERR_ARG, kCaller, rank,
-                    own ? std::string("its own edges give it an in- or out-degree above INT_MAX")
-                        : "its edges would give rank " + std::to_string(receiver) +
-                              " an in- or out-degree above INT_MAX");
+  return rank_error(
+      MPI_ERR_ARG, kCaller, rank,
+      own ? std::string("its own edges give it an in- or out-degree above INT_MAX")
+          : "its edges would give rank " + std::to_string(receiver) + " an in- or out-degree above INT_MAX");
 }
 
 // Validate -> outbox -> exchange on `channel` -> inbox -> lists of this rank.
@@ -84,14 +84,14 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   // the agreement step.
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
-  const ExchangeVerdicts verdicts{
-      .accept = [&](int, int) { return static_cast<int>(inbox.accept()); },
-      .on_rejected =
-          [&](int receiver, int verdict) {
-            if (error) return;
-            error = rejection_error(static_cast<detail::Rejection>(verdict), rank, receiver);
-            agreement.record_error(rank);
-          }};
+  const ExchangeVerdicts verdicts{.accept = [&](int, int) { return static_cast<int>(inbox.accept()); },
+                                  .on_rejected =
+                                      [&](int receiver, int verdict) {
+                                        if (error) return;
+                                        error =
+                                            rejection_error(static_cast<detail::Rejection>(verdict), rank, receiver);
+                                        agreement.record_error(rank);
+                                      }};
   const std::span<const OutgoingMessage<EdgeKey>> messages =
       outbox ? outbox->messages() : std::span<const OutgoingMessage<EdgeKey>>();
   try {

@@ -24,7 +24,8 @@ constexpr EdgeKey kNeighborBits = ~kWeightBits;
 // weight ends + p, whatever the direction. Nothing branches on it.
 class ListWriter {
  public:
-  ListWriter(int* lists, std::size_t ends, bool weighted) : ranks_(lists), weights_(weighted ? lists + ends : nullptr) {}
+  ListWriter(int* lists, std::size_t ends, bool weighted)
+      : ranks_(lists), weights_(weighted ? lists + ends : nullptr) {}
 
   // `count` copies of the end `key`, after those written so far.
   void append(EdgeKey key, std::size_t count) {

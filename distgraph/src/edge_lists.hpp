@@ -4,11 +4,11 @@
 // counts the ends as they arrive and takes the room the lists need during
 // the exchange; write_lists fills it afterwards without allocating, so it
 // cannot fail where a failure on one rank would leave the others waiting.
+#include <bit>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <bit>
 #include <span>
 #include <vector>
 

@@ -67,8 +67,7 @@ void expect_lists_like_sorting(Ends ends, bool weighted, const char* what, std::
   }
   ASSERT_EQ(room.add(std::span<const TalliedEnd>(ends.tallied)), distopo::detail::Rejection::none) << what;
   const int* lists_memory = ends.tallied.empty() ? reinterpret_cast<const int*>(keys.data()) : room.buffer();
-  const distopo::DistGraphTopology lists =
-      distopo::detail::write_lists(std::move(keys), ends.tallied, std::move(room));
+  const distopo::DistGraphTopology lists = distopo::detail::write_lists(std::move(keys), ends.tallied, std::move(room));
   EXPECT_EQ(lists.sources, expected.sources) << what;
   EXPECT_EQ(lists.destinations, expected.destinations) << what;
   EXPECT_EQ(lists.source_weights, expected.source_weights) << what;
