@@ -45,7 +45,7 @@ class NeighborList {
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
   const int& operator[](std::size_t i) const { return data_[i]; }
-  operator std::vector<int>() const { return {begin(), end()}; }    // NOLINT: copies, as a vector member did
+  operator std::vector<int>() const { return {begin(), end()}; }  // NOLINT: copies, as a vector member did
 
   friend bool operator==(const NeighborList& a, const NeighborList& b) { return std::ranges::equal(a, b); }
   friend bool operator==(const NeighborList& a, const std::vector<int>& b) { return std::ranges::equal(a, b); }
