@@ -4,7 +4,7 @@
 # against distopo's C API: each program is built with mpicc and run with
 # libdistopo_mpi.so preloaded, at the process counts of MPICH's testlists.
 # The sources come from Debian's mpich source package (the MPICH this project
-# links), fetched from the Debian archive and checked against its .dsc.
+# links), fetched and checked by apt (scripts/setup/debian_source.sh).
 #
 # Usage: bash scripts/mpich_test_suite.sh <build dir>
 # Exit status: 0 if every test passes or fails only as listed in
@@ -25,21 +25,12 @@ KNOWN_DIFFERENCES="cartsuball"
 
 version=$(dpkg-query -W -f='${source:Version}' libmpich-dev 2>/dev/null || echo 4.0.2-3)
 upstream=${version%-*}
-pool=http://deb.debian.org/debian/pool/main/m/mpich
 work="$build/mpich-test-suite"
-tarball="$work/mpich_${upstream}.orig.tar.xz"
-mkdir -p "$work"
-if [ ! -f "$tarball" ]; then
-  if ! curl -fsS -o "$work/mpich.dsc" "$pool/mpich_${version}.dsc" ||
-     ! curl -fsS -o "$tarball.part" "$pool/mpich_${upstream}.orig.tar.xz"; then
-    echo "mpich_test_suite: cannot fetch mpich ${version} sources from $pool" >&2
-    exit 2
-  fi
-  expected=$(awk '/^Checksums-Sha256:/ {s=1; next} s && /orig.tar.xz$/ {print $1; exit}' "$work/mpich.dsc")
-  actual=$(sha256sum "$tarball.part" | cut -d' ' -f1)
-  [ "$expected" = "$actual" ] || { echo "mpich_test_suite: checksum mismatch" >&2; exit 1; }
-  mv "$tarball.part" "$tarball"
-fi
+# apt fetches and checks the source package (deb-src entries added if missing).
+tarball=$(bash "$root/scripts/setup/debian_source.sh" mpich "$version" "$work") || {
+  echo "mpich_test_suite: cannot fetch mpich ${version} sources through apt" >&2
+  exit 2
+}
 
 src="$work/mpich-${upstream}/test/mpi"
 if [ ! -d "$src/topo" ]; then
