@@ -53,3 +53,20 @@ distopo_add_capi_test(capi_reorder SOURCES capi/reorder.c PROCS ${DISTOPO_TEST_P
 if(NOT DISTOPO_SANITIZE)
   distopo_add_capi_test(capi_reorder_without_memory SOURCES capi/reorder_without_memory.c PROCS 4 8 TIMEOUT 120)
 endif()
+
+# Issue 28 item 3: MPI_THREAD_MULTIPLE, four threads per rank on their own
+# communicators, every topology constructor and collective form at once.
+distopo_add_capi_test(capi_threads SOURCES capi/threads.c PROCS 1 2 3 4 TIMEOUT 120)
+find_package(Threads REQUIRED)
+target_link_libraries(capi_threads PRIVATE Threads::Threads)
+
+# Issue 28 item 4: the yield helper alone, with MPI loaded later by dlopen
+# (as python loads mpi4py): not linked to MPI, not with libdistopo_mpi.so.
+add_executable(yield_helper_late_mpi capi/yield_helper_late_mpi.c)
+target_compile_options(yield_helper_late_mpi PRIVATE -Wall -Wextra)
+list(GET MPI_C_LIBRARIES 0 _mpi_library)
+target_compile_definitions(yield_helper_late_mpi PRIVATE "DISTOPO_MPI_LIBRARY=\"${_mpi_library}\"")
+target_link_libraries(yield_helper_late_mpi PRIVATE ${CMAKE_DL_LIBS})
+add_dependencies(yield_helper_late_mpi distopo_ucx_yield)
+_distopo_register_mpi_runs(yield_helper_late_mpi PROCS 1 2 3 TIMEOUT 60 LABELS capi mpi
+                           ENVIRONMENT ${DISTOPO_MPI_TEST_ENV})

@@ -97,13 +97,14 @@ AgreedGrid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int d
 struct Placement {
   int rank;
   bool same_order;
+  bool in_order = false;  // grid ranks are the first ranks of `comm`, in order (possibly fewer of them)
 };
 
 // Collective over comm.
 Placement node_aware_placement(MPI_Comm comm, const AgreedGrid& agreed, int rank) {
   const Grid& grid = agreed.grid;
   const int size = comm_size(comm);
-  const Placement identity{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == size};
+  const Placement identity{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == size, true};
   const NodeLayout layout = discover_nodes(comm, agreed.ranks_per_node);
   const int k = layout.ranks_per_node;
   if (k <= 1) return identity;  // non-uniform nodes, or nothing to group
@@ -129,8 +130,16 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
   const AgreedGrid agreed = agreed_grid(comm_old, "cart_create", ndims, dims, periods, MPI_ERR_ARG, reorder, info,
                                         misuse, "ndims, dims, periods or reorder");
   const Grid& grid = agreed.grid;
-  const Placement placement = reorder ? node_aware_placement(comm_old, agreed, rank)
-                                      : Placement{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == comm_size(comm_old)};
+  const Placement placement =
+      reorder ? node_aware_placement(comm_old, agreed, rank)
+              : Placement{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == comm_size(comm_old), true};
+  if (placement.in_order) {
+    const bool member = placement.rank != MPI_UNDEFINED;
+    Comm result = detail::install_cart_in_order(
+        comm_old, member ? make_record(grid, placement.rank) : CartesianTopology{grid.dims, grid.periods, {}}, member);
+    if (placement.same_order && !result.is_null()) share_channels(comm_old, result);
+    return result;
+  }
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
   Comm result = detail::install_cart(std::move(base), make_record(grid, placement.rank));
