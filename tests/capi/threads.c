@@ -54,6 +54,12 @@ int main(int argc, char** argv) {
     CHECK(workers[t].failures == 0, "thread %d: %d failures", t, workers[t].failures);
     MPI_Comm_free(&workers[t].comm);
   }
+  /* Collectives completed at once by several threads leave MPI_COMM_WORLD's
+   * handler as the program set it (the default). */
+  MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
+  CHECK(world_handler == MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD's error handler changed during the threads' collectives");
+  if (world_handler != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&world_handler);
   send[0] = ring_value(rank, 0, 2);
   send[1] = ring_value(rank, 1, 2);
   CHECK_EQ_INT(MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, ring), MPI_SUCCESS);
