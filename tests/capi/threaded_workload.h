@@ -4,7 +4,7 @@
  * non-blocking (completed by MPI_Wait and by an MPI_Test loop) and persistent
  * neighborhood collectives on them, checking every received block. Shared by
  * the threaded test (tests/capi/threads.c) and the benchmark
- * (bench/threads_bench.cpp), which runs it with and without libdistopo_mpi.so.
+ * (bench/neighbor/threads_bench.cpp), which runs it with and without libdistopo_mpi.so.
  * Valid C and C++. */
 #ifndef DISTOPO_THREADED_WORKLOAD_H
 #define DISTOPO_THREADED_WORKLOAD_H

@@ -13,9 +13,9 @@ fail() {
   failures=$((failures + 1))
 }
 
-for script in scripts/mpich_test_suite.sh scripts/smpi/build_simgrid.sh scripts/kokkos_openmp.sh; do
-  path=$(find "$root/scripts" -name "$(basename "$script")" | head -n 1)
-  [ -n "$path" ] || { fail "$script not found"; continue; }
+for script in scripts/test/mpich_test_suite.sh scripts/smpi/build_simgrid.sh scripts/setup/kokkos_openmp.sh; do
+  path="$root/$script"
+  [ -f "$path" ] || { fail "$script not found"; continue; }
   if grep -nE 'curl|wget|deb\.debian\.org|/pool/main' "$path"; then fail "$script fetches sources itself"; fi
   grep -q 'debian_source.sh' "$path" || fail "$script does not use scripts/setup/debian_source.sh"
 done
