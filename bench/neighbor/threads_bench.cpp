@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <mpi.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,6 +96,7 @@ std::vector<pid_t> start_load(int n) {
   for (int i = 0; i < n; ++i) {
     const pid_t child = fork();
     if (child == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the launcher, however it ends
       volatile unsigned long spin = 0;
       for (;;) spin = spin + 1;
     }
