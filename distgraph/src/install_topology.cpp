@@ -5,8 +5,7 @@
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/shared_channel.hpp"
-#include "distopo/mapping/list_shipping.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -52,13 +51,13 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistG
   if (!options.reorder) return with_topology(comm_old, false, std::move(record), native_copy);
   const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
   const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
-  const std::optional<Placement> placement = place_on_nodes(comm_old, record, layout, settings);
-  if (!placement) return with_topology(comm_old, false, std::move(record), native_copy);
+  const Placement placement = place(comm_old, record, layout, settings);
+  if (placement.same_order) return with_topology(comm_old, false, std::move(record), native_copy);
 
   const PrivateChannel channel = private_channel(comm_old);
-  record = ship_lists(channel.comm, std::move(record), *placement);
+  record = move_lists(channel.comm, std::move(record), placement);
   MPI_Comm reordered = MPI_COMM_NULL;
-  check_mpi(PMPI_Comm_split(comm_old, 0, placement->graph_node, &reordered), "MPI_Comm_split");
+  check_mpi(PMPI_Comm_split(comm_old, 0, placement.rank, &reordered), "MPI_Comm_split");
   return with_topology(reordered, true, std::move(record), native_copy);
 }
 

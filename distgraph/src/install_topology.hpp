@@ -26,7 +26,7 @@ NativeCopy requested_native_copy(MPI_Info info);
 
 // Collective over `comm_old`. `record` holds graph node `rank`'s lists; with
 // options.reorder (agreed) the graph nodes may move to other processes
-// (mapping/src/node_placement.hpp), graph node v becoming rank v of the result.
+// (distopo/mapping/placement.hpp), graph node v becoming rank v of the result.
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
                         NativeCopy native_copy);
 

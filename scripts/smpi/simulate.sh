@@ -4,7 +4,7 @@
 # the fat tree of fat_tree_platform.sh. One smpirun per (P, implementation,
 # family), so a long sweep can be stopped and resumed, rows appended to --out.
 # Installs SimGrid (libsimgrid-dev) and builds the SMPI configuration
-# (build-smpi) if needed. What the SMPI settings model, and why: docs/scaling/README.md.
+# (build-smpi) if needed. What the SMPI settings model, and why: docs/results/scaling/README.md.
 #
 # Usage: bash scripts/smpi/simulate.sh [options] P...
 #   --impl LIST            distopo,mpich_alg               (default: both)
@@ -20,7 +20,7 @@
 #                          first-use allocations then show in total_bytes_per_rank
 #   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
 #   --out FILE             JSON lines, appended (default BUILD-DIR/results/scaling_smpi.jsonl;
-#                          the committed rows are docs/scaling/smpi.jsonl: name it to add to them)
+#                          the committed rows are docs/results/scaling/smpi.jsonl: name it to add to them)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
 #   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip (P, impl, family, compute, and for mpich_alg reduce_scatter)

@@ -4,7 +4,7 @@
 # simulate.sh: one graph node per simulated rank, emulated machine nodes of
 # --ranks-per-node consecutive ranks. One smpirun per (P, path, ranks per
 # node, compute mode) running the families not yet in --out; rows appended.
-# What was simulated and why: docs/reorder/smpi.md.
+# What was simulated and why: docs/results/reorder/smpi.md.
 #
 # Usage: bash scripts/smpi/simulate_reorder.sh [options] P...
 #   --family LIST          bench/mapping/reorder_graphs.hpp families   (default: stencil2d,stencil3d_permuted)
@@ -20,7 +20,7 @@
 #   --calibrate S          rank 0 first burns S s of CPU and the row {"calibration":true}
 #                          gives the simulated time it took (charged: should equal it)
 #   --out FILE             JSON lines, appended (default BUILD-DIR/results/reorder_smpi.jsonl;
-#                          the committed rows are docs/reorder/smpi.jsonl: name it to add to them)
+#                          the committed rows are docs/results/reorder/smpi.jsonl: name it to add to them)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
 #   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip families whose (P, path, ranks per node, compute, family) row is in --out
