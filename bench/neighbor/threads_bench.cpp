@@ -84,7 +84,8 @@ int run_worker(const Settings& settings) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
-    std::printf("%s\n", nlohmann::json{{"seconds", seconds}, {"failures", failed}, {"distopo", distopo}}.dump().c_str());
+    std::printf("%s\n",
+                nlohmann::json{{"seconds", seconds}, {"failures", failed}, {"distopo", distopo}}.dump().c_str());
   }
   MPI_Finalize();
   return 0;
@@ -120,7 +121,9 @@ std::string load_average() {
 double children_cpu_seconds() {
   rusage usage{};
   getrusage(RUSAGE_CHILDREN, &usage);
-  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
@@ -173,14 +176,20 @@ int run_launcher(Settings settings, const std::string& self) {
     if (round % 2 == 1) std::reverse(order.begin(), order.end());
     for (const std::string& impl : order) {
       nlohmann::json row = run_once(settings, self, impl);
-      if (row["exit_status"] != 0 || row.value("failures", 1) != 0 || row.value("distopo", false) != (impl == "distopo")) {
+      if (row["exit_status"] != 0 || row.value("failures", 1) != 0 ||
+          row.value("distopo", false) != (impl == "distopo")) {
         failed = 1;
       }
-      nlohmann::json line{{"bench", "threads"},         {"commit", settings.commit},
-                          {"impl", impl},                {"np", settings.np},
-                          {"threads", settings.threads}, {"steps", settings.steps},
-                          {"cpu_load", settings.cpu_load}, {"yield_helper", settings.yield_helper},
-                          {"round", round},              {"loadavg", load_average()}};
+      nlohmann::json line{{"bench", "threads"},
+                          {"commit", settings.commit},
+                          {"impl", impl},
+                          {"np", settings.np},
+                          {"threads", settings.threads},
+                          {"steps", settings.steps},
+                          {"cpu_load", settings.cpu_load},
+                          {"yield_helper", settings.yield_helper},
+                          {"round", round},
+                          {"loadavg", load_average()}};
       line.update(row);
       std::printf("%s\n", line.dump().c_str());
       std::fflush(stdout);
@@ -199,7 +208,8 @@ int main(int argc, char** argv) {
   app.add_option("--impl", settings.impls, "implementations to run, alternating: distopo, mpich")
       ->delimiter(',')
       ->check(CLI::IsMember({"distopo", "mpich"}));
-  app.add_option("--cpu-load", settings.cpu_load, "busy processes to start beside the program")->check(CLI::NonNegativeNumber);
+  app.add_option("--cpu-load", settings.cpu_load, "busy processes to start beside the program")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--np", settings.np, "MPI processes")->check(CLI::PositiveNumber);
   app.add_option("--threads", settings.threads, "threads per process, each on its own communicator")
       ->check(CLI::PositiveNumber);

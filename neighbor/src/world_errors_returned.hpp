@@ -55,8 +55,8 @@ class WorldErrorsReturned {
  private:
   struct Shared {
     std::mutex mutex;
-    int guards = 0;                             // guards alive in the process
-    bool changing = false;                      // a thread is in settle()
+    int guards = 0;                              // guards alive in the process
+    bool changing = false;                       // a thread is in settle()
     MPI_Errhandler saved = MPI_ERRHANDLER_NULL;  // the program's, while MPI_ERRORS_RETURN is set
   };
   static Shared& shared() {

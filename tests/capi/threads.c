@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
     workers[t].failures = 0;
   }
   pthread_t threads[kThreads];
-  for (int t = 0; t < kThreads; ++t) CHECK(pthread_create(&threads[t], NULL, run_worker, &workers[t]) == 0, "pthread_create");
+  for (int t = 0; t < kThreads; ++t)
+    CHECK(pthread_create(&threads[t], NULL, run_worker, &workers[t]) == 0, "pthread_create");
   for (int t = 0; t < kThreads; ++t) {
     pthread_join(threads[t], NULL);
     CHECK(workers[t].failures == 0, "thread %d: %d failures", t, workers[t].failures);
@@ -58,7 +59,8 @@ int main(int argc, char** argv) {
    * handler as the program set it (the default). */
   MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
-  CHECK(world_handler == MPI_ERRORS_ARE_FATAL, "MPI_COMM_WORLD's error handler changed during the threads' collectives");
+  CHECK(world_handler == MPI_ERRORS_ARE_FATAL,
+        "MPI_COMM_WORLD's error handler changed during the threads' collectives");
   if (world_handler != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&world_handler);
   send[0] = ring_value(rank, 0, 2);
   send[1] = ring_value(rank, 1, 2);
