@@ -53,3 +53,34 @@ distopo_add_capi_test(capi_reorder SOURCES capi/reorder.c PROCS ${DISTOPO_TEST_P
 if(NOT DISTOPO_SANITIZE)
   distopo_add_capi_test(capi_reorder_without_memory SOURCES capi/reorder_without_memory.c PROCS 4 8 TIMEOUT 120)
 endif()
+
+# Fortran programs (issue 28): the same source with `use mpi` and with
+# `use mpi_f08`, built with MPICH's Fortran wrappers when a Fortran compiler
+# exists (scripts/setup.sh installs gfortran with libmpich-dev); a machine
+# without one still configures and runs the rest.
+include(CheckLanguage)
+check_language(Fortran)
+if(CMAKE_Fortran_COMPILER)
+  enable_language(Fortran)
+  find_package(MPI COMPONENTS Fortran)
+endif()
+if(MPI_Fortran_FOUND AND MPI_Fortran_HAVE_F90_MODULE AND MPI_Fortran_HAVE_F08_MODULE)
+  foreach(binding IN ITEMS mpi mpi_f08)
+    set(name capi_fortran_topology_${binding})
+    add_executable(${name} capi/fortran_topology.F90)
+    set_target_properties(${name} PROPERTIES LINKER_LANGUAGE Fortran Fortran_MODULE_DIRECTORY
+                          ${CMAKE_CURRENT_BINARY_DIR}/${name}_modules
+                          # `use mpi` declares MPI_UNWEIGHTED a scalar, the arrays it
+                          # stands for are not: gfortran warns, legally.
+                          COMPILE_WARNING_AS_ERROR OFF)
+    target_link_libraries(${name} PRIVATE MPI::MPI_Fortran)
+    if(binding STREQUAL "mpi_f08")
+      target_compile_definitions(${name} PRIVATE DISTOPO_F08)
+    endif()
+    add_dependencies(${name} distopo_capi distopo_ucx_yield)
+    _distopo_register_mpi_runs(${name} PROCS 1 2 3 4 TIMEOUT 60 LABELS "capi;mpi;fortran"
+                               ENVIRONMENT ${DISTOPO_CAPI_TEST_ENV})
+  endforeach()
+else()
+  message(STATUS "No Fortran compiler with MPICH's mpi and mpi_f08 modules: the Fortran tests are not built")
+endif()
