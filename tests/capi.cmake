@@ -37,6 +37,16 @@ if(DISTOPO_SANITIZE)
                  "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
   endforeach()
 endif()
+# Issue 28: one rank without memory for MPICH's copy of the topology.
+distopo_add_capi_test(capi_native_copy_out_of_memory SOURCES capi/native_copy_out_of_memory.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 90)
+foreach(np IN LISTS DISTOPO_CAPI_RELIABILITY_PROCS)
+  set_property(TEST capi_native_copy_out_of_memory.np${np} PROPERTY RUN_SERIAL TRUE)
+  if(DISTOPO_SANITIZE)
+    set_property(TEST capi_native_copy_out_of_memory.np${np} APPEND PROPERTY ENVIRONMENT
+                 "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
+  endif()
+endforeach()
 distopo_add_capi_test(capi_sessions_only SOURCES capi/sessions_only.c
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
 # C++ for Kokkos only: the application owns Kokkos and finalizes it early.
