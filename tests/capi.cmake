@@ -37,6 +37,9 @@ if(DISTOPO_SANITIZE)
                  "ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:allocator_may_return_null=1")
   endforeach()
 endif()
+# Issue 28: topologies MPICH made without distopo (PMPI_ constructors).
+distopo_add_capi_test(capi_topology_made_by_mpich SOURCES capi/topology_made_by_mpich.c
+                      PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 60)
 # Issue 28: one rank without memory for MPICH's copy of the topology.
 distopo_add_capi_test(capi_native_copy_out_of_memory SOURCES capi/native_copy_out_of_memory.c
                       PROCS ${DISTOPO_CAPI_RELIABILITY_PROCS} TIMEOUT 90)
