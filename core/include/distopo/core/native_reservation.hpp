@@ -7,9 +7,12 @@
 // communicator. Taking the same amount before the agreement moves that
 // failure into the agreement, which every rank sees; releasing it right
 // before MPICH's call hands the address space back for MPICH's allocations.
+//
+// The room is an anonymous writable mapping that is never touched: it is
+// charged where malloc's memory is (the address-space limit, the kernel's
+// commit accounting) but costs no pages, and it is not heap.
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 
 namespace distopo {
 
@@ -19,27 +22,21 @@ class NativeReservation {
   // objects), so that they do not fail either.
   static constexpr std::size_t kMpichOverhead = std::size_t{256} << 10;
 
-  // Room for `ints` ints of MPICH's copy. Throws std::bad_alloc. The memory
-  // is never touched: it costs address space, not pages. Nothing without a
-  // mirror (DISTOPO_NATIVE_TOPOLOGY off).
-  void reserve([[maybe_unused]] std::uint64_t ints) {
-#if DISTOPO_NATIVE_TOPOLOGY
-    const std::size_t bytes = static_cast<std::size_t>(ints) * sizeof(int) + kMpichOverhead;
-    if (bytes <= bytes_) return;
-    release();  // the old room goes before the larger one is taken
-    held_.reset(new std::byte[bytes]);
-    bytes_ = bytes;
-#endif
-  }
+  NativeReservation() = default;
+  NativeReservation(NativeReservation&& other) noexcept;
+  NativeReservation& operator=(NativeReservation&& other) noexcept;
+  ~NativeReservation() { release(); }
+
+  // Room for `ints` ints of MPICH's copy, plus kMpichOverhead; throws
+  // std::bad_alloc if the system refuses it. Nothing without a mirror
+  // (DISTOPO_NATIVE_TOPOLOGY off).
+  void reserve(std::uint64_t ints);
 
   // Right before MPICH's constructor.
-  void release() noexcept {
-    held_.reset();
-    bytes_ = 0;
-  }
+  void release() noexcept;
 
  private:
-  std::unique_ptr<std::byte[]> held_;
+  void* held_ = nullptr;
   std::size_t bytes_ = 0;
 };
 
