@@ -8,7 +8,8 @@
  * Every rank must now return the same error class, MPI_ERR_NO_MEM, with
  * MPI_COMM_NULL, the message naming the user's call; nothing may hang, and
  * the communicator must work afterwards. The same for
- * MPI_Dist_graph_create_adjacent and MPI_Graph_create. */
+ * MPI_Dist_graph_create_adjacent, and for MPI_Graph_create with a graph
+ * whose last node has 8 million edges (every rank holds the whole graph). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,14 @@ static int create_adjacent(MPI_Comm* result) {
   return rc;
 }
 
+/* The whole graph on every rank: the last graph node has kEdges edges to
+ * node 0, every other node one edge to the next. */
+static int *graph_index, *graph_edges;
+
+static int create_graph_topology(MPI_Comm* result) {
+  return MPI_Graph_create(MPI_COMM_WORLD, size, graph_index, graph_edges, 0, result);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -122,6 +131,19 @@ int main(int argc, char** argv) {
   expect_same_outcome(create_graph, lists, "MPI_Dist_graph_create");
   expect_same_outcome(create_adjacent, lists, "MPI_Dist_graph_create_adjacent");
   free(many_to_next);
+
+  graph_index = malloc(sizeof(int) * (size_t)size);
+  graph_edges = calloc((size_t)kEdges + (size_t)size, sizeof(int)); /* zeros: node 0 */
+  CHECK(graph_index != NULL && graph_edges != NULL, "no memory for the graph");
+  for (int node = 0; node < size - 1; ++node) {
+    graph_index[node] = node + 1;
+    graph_edges[node] = node + 1;
+  }
+  graph_index[size - 1] = size - 1 + kEdges;
+  /* distopo's copy of the graph (index and edges) on the limited rank. */
+  expect_same_outcome(create_graph_topology, (rlim_t)(size + kEdges) * sizeof(int), "MPI_Graph_create");
+  free(graph_edges);
+  free(graph_index);
 
   /* Nothing is left behind: a small graph on the same communicator works. */
   MPI_Comm ring = MPI_COMM_NULL;
