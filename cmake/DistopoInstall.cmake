@@ -1,20 +1,20 @@
 # cmake --install: headers, the C++ libraries, the C API library
 # (libdistopo_mpi.so), a CMake package (find_package(distopo) gives
-# distopo::core, ::cart, ::graph, ::distgraph, ::neighbor, ::capi) and
+# distopo::core, ::mapping, ::cart, ::graph, ::distgraph, ::neighbor, ::capi) and
 # pkg-config files (distopo.pc for the C++ API, distopo-mpi.pc for the C API).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-foreach(_module core cart graph distgraph neighbor capi)
+foreach(_module core mapping cart graph distgraph neighbor capi)
   set_target_properties(distopo_${_module} PROPERTIES EXPORT_NAME ${_module})
 endforeach()
 
-install(TARGETS distopo_core distopo_cart distopo_graph distopo_distgraph distopo_neighbor distopo_capi
+install(TARGETS distopo_core distopo_mapping distopo_cart distopo_graph distopo_distgraph distopo_neighbor distopo_capi
         EXPORT distopoTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(_module core cart graph distgraph neighbor)
+foreach(_module core mapping cart graph distgraph neighbor)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${_module}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 

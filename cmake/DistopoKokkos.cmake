@@ -1,6 +1,6 @@
 # Finds Kokkos: Debian's (libtrilinos-kokkos-dev 3.4, Serial only) or one
 # named with -DKokkos_ROOT=<prefix> (e.g. the OpenMP build of
-# scripts/kokkos_openmp.sh), which is then used as is. The installed package
+# scripts/setup/kokkos_openmp.sh), which is then used as is. The installed package
 # config passes DISTOPO_KOKKOS_DIR, the Kokkos distopo was built with, as a
 # hint so that consumers link that same Kokkos.
 #

@@ -16,6 +16,16 @@ function(distopo_add_module name)
   target_compile_features(${target} PUBLIC cxx_std_20)
 endfunction()
 
+# distopo_add_internal_target(<name>): distopo::<name>_internal, the module's
+# private headers (<name>/src) for its tests and benchmarks, which are the
+# only code outside the module allowed to reach into it.
+function(distopo_add_internal_target name)
+  add_library(distopo_${name}_internal INTERFACE)
+  add_library(distopo::${name}_internal ALIAS distopo_${name}_internal)
+  target_include_directories(distopo_${name}_internal INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+  target_link_libraries(distopo_${name}_internal INTERFACE distopo_${name})
+endfunction()
+
 # Our warning flags on a library's own sources, as compile options rather than
 # a link dependency, so the installed package never mentions them.
 function(distopo_use_warnings target)

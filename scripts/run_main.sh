@@ -16,11 +16,11 @@ build="$root/build-release"
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(2 4 8 16)
 
-bash "$root/scripts/setup.sh" python3-matplotlib
+bash "$root/scripts/setup/install_packages.sh" python3-matplotlib
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DDISTOPO_BUILD_TESTS=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target distopo_ucx_yield distgraph_scaling scaling_report
 
-source "$root/scripts/mpi_env.sh"
+source "$root/scripts/setup/mpi_env.sh"
 distopo_mpi_env "$build"
 results="$build/scaling.jsonl"
 : > "$results"
@@ -43,5 +43,5 @@ echo
 echo "== summary (times: max over ranks, median over repetitions)"
 cat "$results" "$heavy" | "$build/bench/scaling_report"
 echo
-/usr/bin/python3 "$root/scripts/plot_scaling.py" "$results" -o "$build/scaling.png" \
+/usr/bin/python3 "$root/scripts/report/plot_scaling.py" "$results" -o "$build/scaling.png" \
   --title "dist_graph_create on $(nproc) local cores: distopo against MPICH (max over ranks, median of 41)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh Debian 12 machine: install, build with
 # warnings as errors, run every test at 1, 2, 3, 4 and 8 ranks, run MPICH's own
-# topology tests against the C API (scripts/mpich_test_suite.sh), run the
+# topology tests against the C API (scripts/test/mpich_test_suite.sh), run the
 # Slurm scripts end to end on a private single-node cluster
 # (scripts/slurm/selftest.sh: about 40 s, 100 s with its Release build of the
 # benchmarks); then the ctest suite again under
@@ -20,7 +20,7 @@ for option in "$@"; do
   esac
 done
 
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup/install_packages.sh"
 
 run_suite() {
   local build_dir=$1
@@ -35,7 +35,7 @@ run_suite "$root/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 echo "== MPICH's own topology and neighborhood tests, unchanged, against the C API"
 status=0
-bash "$root/scripts/mpich_test_suite.sh" "$root/build" || status=$?
+bash "$root/scripts/test/mpich_test_suite.sh" "$root/build" || status=$?
 if [ "$status" -eq 2 ]; then
   echo "WARNING: MPICH's test sources could not be fetched from the Debian archive; that suite did not run" >&2
 elif [ "$status" -ne 0 ]; then

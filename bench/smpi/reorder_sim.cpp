@@ -1,5 +1,5 @@
 // The reorder mapping of dist_graph_create at simulated scale (SimGrid SMPI):
-// distopo::detail::place_on_nodes() (distgraph/src/reorder/node_placement.hpp),
+// distopo::detail::place_on_nodes() (mapping/src/node_placement.hpp),
 // the library's own code, with one graph node per simulated rank and emulated
 // machine nodes of --ranks-per-node consecutive ranks, on a duplicate of MPI_COMM_WORLD.
 // Prints on rank 0 one JSON object per line and family:
@@ -38,7 +38,7 @@
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/topology.hpp"
-#include "reorder/node_placement.hpp"
+#include "distopo/mapping/node_placement.hpp"
 #include "reorder_graphs.hpp"
 #include "simulated_start.hpp"
 
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
 
   Settings settings;
   CLI::App app{"the reorder mapping of dist_graph_create (place_on_nodes) under SMPI"};
-  app.add_option("--family", settings.families, "graph families (bench/reorder_graphs.hpp)")
+  app.add_option("--family", settings.families, "graph families (bench/mapping/reorder_graphs.hpp)")
       ->delimiter(',')
       ->check(CLI::IsMember(bench::reorder_family_names()));
   app.add_option("--ranks-per-node", settings.ranks_per_node, "emulated ranks per machine node")

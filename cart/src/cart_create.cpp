@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/cart/node_mapping.hpp"
+#include "distopo/mapping/cartesian_blocks.hpp"
 #include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"

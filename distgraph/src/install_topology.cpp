@@ -8,8 +8,8 @@
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/shared_channel.hpp"
-#include "reorder/list_shipping.hpp"
-#include "reorder/node_placement.hpp"
+#include "distopo/mapping/list_shipping.hpp"
+#include "distopo/mapping/node_placement.hpp"
 
 namespace distopo::detail {
 namespace {

@@ -12,7 +12,7 @@
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/shared_channel.hpp"
 #include "distopo/graph.hpp"
-#include "graph_mapping.hpp"
+#include "distopo/mapping/graph_blocks.hpp"
 
 namespace distopo {
 namespace {

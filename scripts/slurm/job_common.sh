@@ -29,7 +29,7 @@ Options:
   --srun-mpi TYPE     srun's --mpi plugin (default: pmi2)
   --yield MODE        auto (default: when ranks per node exceed the cores the job sees),
                       on or off: preload the helper that yields the CPU on empty UCX
-                      progress polls (scripts/mpi_env.sh); only for oversubscribed nodes
+                      progress polls (scripts/setup/mpi_env.sh); only for oversubscribed nodes
   --ucx-tls VALUE     auto (default: self,posix on one node, otherwise left as the
                       environment has it), inherit, or a UCX_TLS value to export
   --reps N            timed repetitions (median reported; default: the benchmark's)
@@ -136,8 +136,8 @@ distopo_job() {
   fi
   local tls_set=${UCX_TLS+set} tls_before=${UCX_TLS-}
   if [ "$yield" = on ]; then
-    # shellcheck source=scripts/mpi_env.sh
-    source "$repo/scripts/mpi_env.sh"
+    # shellcheck source=scripts/setup/mpi_env.sh
+    source "$repo/scripts/setup/mpi_env.sh"
     distopo_mpi_env "$build_dir"  # also sets UCX_TLS=self,posix, decided below
   fi
   # UCX_TLS is exported here, not through srun --export (which would split

@@ -63,7 +63,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${as_root[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-bash "$root/scripts/setup.sh"
+bash "$root/scripts/setup/install_packages.sh"
 
 # Nothing of an enclosing Slurm job or of another cluster's settings may leak
 # into ours (this may itself run inside a CI job on a Slurm cluster).

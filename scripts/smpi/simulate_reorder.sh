@@ -7,7 +7,7 @@
 # What was simulated and why: docs/reorder/smpi.md.
 #
 # Usage: bash scripts/smpi/simulate_reorder.sh [options] P...
-#   --family LIST          bench/reorder_graphs.hpp families   (default: stencil2d,stencil3d_permuted)
+#   --family LIST          bench/mapping/reorder_graphs.hpp families   (default: stencil2d,stencil3d_permuted)
 #   --path PATH            gathered (the default gather limit, 2^22 edges) or
 #                          distributed (gather limit 1: the multilevel mapping)   (default gathered)
 #   --ranks-per-node LIST  emulated ranks per machine node               (default 64)

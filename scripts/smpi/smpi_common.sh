@@ -8,13 +8,13 @@ smpi_build() {
   local build=$1
   shift
   if ! command -v smpirun >/dev/null || ! dpkg-query -W -f='${Status}' libsimgrid-dev 2>/dev/null | grep -q "ok installed"; then
-    bash "$root/scripts/setup.sh"
+    bash "$root/scripts/setup/install_packages.sh"
     local as_root=()
     [ "$(id -u)" -eq 0 ] || as_root=(sudo)
     DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends libsimgrid-dev simgrid >/dev/null
   fi
   if [ ! -f "$build/CMakeCache.txt" ]; then
-    bash "$root/scripts/setup.sh"
+    bash "$root/scripts/setup/install_packages.sh"
     CC=smpicc CXX=smpicxx cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDISTOPO_SMPI=ON >/dev/null
   fi
   cmake --build "$build" -j "$(nproc)" --target "$@" >/dev/null

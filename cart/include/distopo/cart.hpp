@@ -4,7 +4,7 @@
 // No limit on the number of dimensions; zero-dimensional grids behave as the
 // standard says. With reorder, ranks on the same machine node get a compact
 // sub-block of the grid (Gropp, EuroMPI'18), so fewer neighbor pairs cross
-// nodes; see distopo/cart/node_mapping.hpp.
+// nodes; see distopo/mapping/cartesian_blocks.hpp.
 #include <mpi.h>
 
 #include <initializer_list>
