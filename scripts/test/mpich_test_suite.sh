@@ -109,14 +109,16 @@ run_list() {  # <directory> <testlist>: lines "name nprocs [options]"
 
 # Fortran: <directory> <testlist> <source suffix> <harness>: MPICH's
 # harness (test/mpi/util/mtest_f77.f, mtest_f90.f90, mtest_f08.f90) is
-# compiled with each program, in a directory of its own for its modules.
+# compiled once per binding, in a directory of its own for its modules, and
+# linked with each program.
 run_fortran_list() {
   local dir=$1 list=$2 suffix=$3 harness=$4 name np rest output out
+  out="$bin/fortran-$(basename "$(dirname "$dir")")"
+  mkdir -p "$out"
+  (cd "$out" && mpifort -w -c "$src/util/$harness" -o harness.o)
   while read -r name np rest; do
     [ -n "$name" ] && [[ "$name" != \#* ]] || continue
-    out="$bin/fortran-$(basename "$(dirname "$dir")")"
-    mkdir -p "$out"
-    if ! (cd "$out" && mpifort -w "$src/util/$harness" "$dir/$name.$suffix" -o "$name"); then
+    if ! (cd "$out" && mpifort -w "$dir/$name.$suffix" harness.o -o "$name"); then
       echo "FAIL  $name: does not build"
       failed=$((failed + 1))
       continue
