@@ -26,7 +26,7 @@ results="$build/scaling.jsonl"
 : > "$results"
 for p in "${counts[@]}"; do
   echo "== distgraph_scaling on $p local ranks"
-  # 41 repetitions: with the default 11, single ratios move between runs (docs/benchmarks.md).
+  # 41 repetitions: with the default 11, single ratios move between runs (docs/guide/benchmarks.md).
   mpiexec -n "$p" "$build/bench/distgraph_scaling" --reps 41 | tee -a "$results"
 done
 heavy="$build/scaling_heavy.jsonl"

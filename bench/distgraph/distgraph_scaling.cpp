@@ -5,7 +5,7 @@
 //   peak_bytes_per_rank  heap the call added on the worst rank (measured by the
 //                        malloc counter of heap_meter.cpp), median over reps
 //   mode, time_s, bytes_per_rank  "real", and the two figures above under the
-//                        names of the simulated rows (docs/scaling/)
+//                        names of the simulated rows (docs/results/scaling/)
 // The two implementations alternate within every repetition, so machine noise
 // hits both alike; compare them as ratios of the same run.
 // Run: mpiexec -n P distgraph_scaling [--family ring,powerlaw] [--reps 11] ...
@@ -42,7 +42,7 @@ struct Settings {
   int warmup = 20;
   // Untimed creates before the first family, for at least this long: the
   // first second or so of a run is slower for both implementations and far
-  // from steady (docs/benchmarks.md).
+  // from steady (docs/guide/benchmarks.md).
   double warmup_seconds = 1.0;
   std::string impl = "both";
   bool unweighted = false;
@@ -237,7 +237,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"indegree_max", indegree_max}};
       const double heap = median(heaps[k]);
       line["peak_bytes_per_rank"] = heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap));
-      // The simulated study's names too (docs/scaling/), so one file can hold both.
+      // The simulated study's names too (docs/results/scaling/), so one file can hold both.
       line["mode"] = "real";
       line["time_s"] = line["max_time_s"];
       line["bytes_per_rank"] = line["peak_bytes_per_rank"];

@@ -1,9 +1,9 @@
 // The reorder mapping of dist_graph_create at simulated scale (SimGrid SMPI):
-// distopo::detail::place_on_nodes() (mapping/src/node_placement.hpp),
+// distopo::detail::place() (distopo/mapping/placement.hpp),
 // the library's own code, with one graph node per simulated rank and emulated
 // machine nodes of --ranks-per-node consecutive ranks, on a duplicate of MPI_COMM_WORLD.
 // Prints on rank 0 one JSON object per line and family:
-//   time_s          simulated time of place_on_nodes, from a common start
+//   time_s          simulated time of place(), from a common start
 //                   instant to each rank's return, max over ranks
 //   cut_weight      crossing weight (directed edges between machine nodes) of
 //                   the mapping returned (the identity's when it kept it)
@@ -38,7 +38,7 @@
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/topology.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 #include "reorder_graphs.hpp"
 #include "simulated_start.hpp"
 
@@ -161,8 +161,7 @@ void run_family(const Settings& settings, const std::string& family, MPI_Comm co
 
   const double start = bench::start_together(kStartGuard);
   const long long calls_before = get_attr_calls[static_cast<std::size_t>(rank)];
-  const std::optional<distopo::detail::Placement> placement =
-      distopo::detail::place_on_nodes(comm, own, layout, reorder);
+  const distopo::detail::Placement placement = distopo::detail::place(comm, own, layout, reorder);
   const double elapsed = MPI_Wtime() - start;
   const long long calls = get_attr_calls[static_cast<std::size_t>(rank)] - calls_before;
 
@@ -171,10 +170,10 @@ void run_family(const Settings& settings, const std::string& family, MPI_Comm co
   double minima[2] = {elapsed, static_cast<double>(calls)};
   MPI_Allreduce(MPI_IN_PLACE, minima, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   // Process hosting each graph node (graph node v is rank v here).
-  const int host = placement ? placement->host : rank;
+  const int host = placement.lists_to;
   std::vector<int> hosts(rank == 0 ? static_cast<std::size_t>(size) : 0);
   MPI_Gather(&host, 1, MPI_INT, hosts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  int moved = placement ? 1 : 0;
+  int moved = placement.same_order ? 0 : 1;
   MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank != 0) return;
 
@@ -219,7 +218,7 @@ int main(int argc, char** argv) {
   if (get_attr_calls.empty()) get_attr_calls.assign(static_cast<std::size_t>(size), 0);
 
   Settings settings;
-  CLI::App app{"the reorder mapping of dist_graph_create (place_on_nodes) under SMPI"};
+  CLI::App app{"the reorder mapping of dist_graph_create (place) under SMPI"};
   app.add_option("--family", settings.families, "graph families (bench/mapping/reorder_graphs.hpp)")
       ->delimiter(',')
       ->check(CLI::IsMember(bench::reorder_family_names()));

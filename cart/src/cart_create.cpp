@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/mapping/cartesian_blocks.hpp"
+#include "distopo/mapping/placement.hpp"
 #include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"
@@ -16,6 +16,9 @@
 
 namespace distopo {
 namespace {
+
+using detail::identity_placement;
+using detail::Placement;
 
 // The grid as validated input.
 struct Grid {
@@ -91,27 +94,9 @@ AgreedGrid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int d
   return agreed;
 }
 
-// Where the caller lands in the grid: its rank there (MPI_UNDEFINED when it
-// is left out), and whether every rank keeps its rank of `comm` (the same on
-// every rank: decided from agreed values only).
-struct Placement {
-  int rank;
-  bool same_order;
-};
-
-// Collective over comm.
-Placement node_aware_placement(MPI_Comm comm, const AgreedGrid& agreed, int rank) {
-  const Grid& grid = agreed.grid;
-  const int size = comm_size(comm);
-  const Placement identity{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == size};
-  const NodeLayout layout = discover_nodes(comm, agreed.ranks_per_node);
-  const int k = layout.ranks_per_node;
-  if (k <= 1) return identity;  // non-uniform nodes, or nothing to group
-  const auto inner = plan_node_block(grid.dims, grid.periods, k);
-  if (!inner) return identity;
-  const std::int64_t nodes_used = grid.size / k;
-  if (layout.node >= nodes_used) return {MPI_UNDEFINED, false};
-  return {node_block_rank(grid.dims, *inner, layout.node, layout.local_rank), false};
+// Collective over comm: node discovery, then the node-aware placement.
+Placement node_aware_placement(MPI_Comm comm, const AgreedGrid& agreed) {
+  return detail::place(comm, agreed.grid.dims, agreed.grid.periods, discover_nodes(comm, agreed.ranks_per_node));
 }
 
 CartesianTopology make_record(const Grid& grid, int grid_rank_of_caller) {
@@ -125,12 +110,11 @@ namespace {
 // different lengths), reported through the agreement so no rank hangs.
 Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], bool reorder, MPI_Info info,
                       const std::string& misuse) {
-  const int rank = comm_rank(comm_old);
   const AgreedGrid agreed = agreed_grid(comm_old, "cart_create", ndims, dims, periods, MPI_ERR_ARG, reorder, info,
                                         misuse, "ndims, dims, periods or reorder");
   const Grid& grid = agreed.grid;
-  const Placement placement = reorder ? node_aware_placement(comm_old, agreed, rank)
-                                      : Placement{rank < grid.size ? rank : MPI_UNDEFINED, grid.size == comm_size(comm_old)};
+  const Placement placement =
+      reorder ? node_aware_placement(comm_old, agreed) : identity_placement(comm_old, grid.size);
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
   Comm result = detail::install_cart(std::move(base), make_record(grid, placement.rank));
@@ -166,7 +150,7 @@ int cart_map_impl(MPI_Comm comm, int ndims, const int dims[], const int periods[
   // A grid larger than the group is MPI_ERR_DIMS here, as in MPICH.
   const AgreedGrid agreed = agreed_grid(comm, "cart_map", ndims, dims, periods, MPI_ERR_DIMS, /*reorder=*/true, info,
                                         misuse, "ndims, dims or periods");
-  return node_aware_placement(comm, agreed, comm_rank(comm)).rank;
+  return node_aware_placement(comm, agreed).rank;
 }
 }  // namespace
 

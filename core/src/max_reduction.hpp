@@ -9,7 +9,7 @@
 // memory per rank.
 //
 // k = 2 up to 16 ranks, 4 above: each round costs a network latency, so
-// fewer rounds win at scale (the simulated cluster of docs/scaling: 1.6x
+// fewer rounds win at scale (the simulated cluster of docs/results/scaling: 1.6x
 // faster exchanges at 4096 ranks); on real runs up to 16 ranks radix 4 was
 // no faster and slower on hub-heavy graphs at 4. Not MPI_Iallreduce: MPICH builds a schedule
 // for every call, which costs more than one message exchange and grows with

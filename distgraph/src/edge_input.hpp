@@ -20,7 +20,7 @@ namespace distopo::detail {
 
 inline constexpr const char* kCreate = "dist_graph_create";
 inline constexpr const char* kCreateAdjacent = "dist_graph_create_adjacent";
-// The info key of dist_graph_create_adjacent (README, "Configuration").
+// The info key of dist_graph_create_adjacent (docs/guide/configuration.md).
 inline constexpr const char* kCheckAdjacentKey = "distopo_check_adjacent";
 
 using Check = std::optional<LocalError>;

@@ -8,8 +8,7 @@
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/shared_channel.hpp"
-#include "distopo/mapping/list_shipping.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -85,8 +84,8 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistG
   }
   const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
   const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
-  const std::optional<Placement> placement = place_on_nodes(comm_old, record, layout, settings);
-  if (!placement) {
+  const Placement placement = place(comm_old, record, layout, settings);
+  if (placement.same_order) {
     return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL);
   }
 
@@ -94,9 +93,9 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistG
   // The lists that arrive are another graph node's: the reservation made for
   // this rank's does not cover them.
   mirror.release();
-  record = ship_lists(channel.comm, std::move(record), *placement);
+  record = move_lists(channel.comm, std::move(record), placement);
   MPI_Comm reordered = MPI_COMM_NULL;
-  check_mpi(PMPI_Comm_split(comm_old, 0, placement->graph_node, &reordered), "MPI_Comm_split");
+  check_mpi(PMPI_Comm_split(comm_old, 0, placement.rank, &reordered), "MPI_Comm_split");
   return with_topology(reordered, true, std::move(record), native_copy, NativeReservation{}, comm_old);
 }
 

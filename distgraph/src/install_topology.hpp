@@ -34,7 +34,7 @@ struct ReservedLists {
 // Collective over `comm_old`. `record` holds graph node `rank`'s lists and
 // `mirror` the memory MPICH's copy of them needs (taken before the
 // agreement, released for MPICH's constructor). With options.reorder (agreed)
-// the graph nodes may move to other processes (mapping/src/node_placement.hpp),
+// the graph nodes may move to other processes (distopo/mapping/placement.hpp),
 // graph node v becoming rank v of the result; lists that moved have no
 // reservation, so there a failure of MPICH's copy is agreed in one more
 // allreduce, the same error on every rank.

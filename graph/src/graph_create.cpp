@@ -12,10 +12,13 @@
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/shared_channel.hpp"
 #include "distopo/graph.hpp"
-#include "distopo/mapping/graph_blocks.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace distopo {
 namespace {
+
+using detail::identity_placement;
+using detail::Placement;
 
 std::optional<LocalError> validate(const char* caller, int nnodes, const int index[], const int edges[], int rank,
                                    int size) {
@@ -101,33 +104,9 @@ AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes,
   return agreed;
 }
 
-// Where the caller lands: its graph node (MPI_UNDEFINED when left out), and
-// whether every rank keeps its rank of `comm` (decided from agreed values
-// only, so the same on every rank).
-struct Placement {
-  int rank;
-  bool same_order;
-};
-
-// Collective over comm: node-aware placement.
+// Collective over comm: node discovery, then the node-aware placement.
 Placement node_aware_placement(MPI_Comm comm, const AgreedGraph& agreed) {
-  const int rank = comm_rank(comm);
-  const auto nnodes = static_cast<int>(agreed.record.index.size());
-  const Placement identity{rank < nnodes ? rank : MPI_UNDEFINED, nnodes == comm_size(comm)};
-  const NodeLayout layout = discover_nodes(comm, agreed.ranks_per_node);
-  const int k = layout.ranks_per_node;
-  if (k <= 1 || nnodes == 0) return identity;
-  const auto blocks = detail::graph_node_blocks(nnodes, agreed.record.index, agreed.record.edges, k);
-  bool consecutive = true;
-  for (std::size_t b = 0; b < blocks.size() && consecutive; ++b) {
-    for (std::size_t i = 0; i < blocks[b].size() && consecutive; ++i) {
-      consecutive = blocks[b][i] == static_cast<int>(b * static_cast<std::size_t>(k) + i);
-    }
-  }
-  const auto node = static_cast<std::size_t>(layout.node);
-  const auto local = static_cast<std::size_t>(layout.local_rank);
-  if (node >= blocks.size() || local >= blocks[node].size()) return {MPI_UNDEFINED, false};
-  return {blocks[node][local], consecutive && identity.same_order};
+  return detail::place(comm, agreed.record, discover_nodes(comm, agreed.ranks_per_node));
 }
 
 std::string length_mismatch(std::span<const int> index, std::span<const int> edges) {
@@ -140,9 +119,7 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
                        const std::string& misuse) {
   constexpr const char* kCaller = "graph_create";
   AgreedGraph agreed = validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, info, misuse, true);
-  const int rank = comm_rank(comm_old);
-  const Placement placement = reorder ? node_aware_placement(comm_old, agreed)
-                                      : Placement{rank < nnodes ? rank : MPI_UNDEFINED, nnodes == comm_size(comm_old)};
+  const Placement placement = reorder ? node_aware_placement(comm_old, agreed) : identity_placement(comm_old, nnodes);
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
   GraphTopology record = std::move(agreed.record);

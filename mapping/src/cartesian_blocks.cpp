@@ -1,4 +1,4 @@
-#include "distopo/mapping/cartesian_blocks.hpp"
+#include "cartesian_blocks.hpp"
 
 #include <limits>
 

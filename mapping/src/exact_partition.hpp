@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "distopo/mapping/node_placement.hpp"  // PartitionEffort
+#include "distopo/mapping/placement.hpp"  // PartitionEffort
 
 namespace distopo::detail {
 

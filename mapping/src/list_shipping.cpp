@@ -1,4 +1,4 @@
-#include "distopo/mapping/list_shipping.hpp"
+#include "list_shipping.hpp"
 
 #include <array>
 #include <vector>
@@ -17,13 +17,13 @@ enum Tag { kDegrees, kSources, kSourceWeights, kDestinations, kDestinationWeight
 
 DistGraphTopology ship_lists(MPI_Comm channel, DistGraphTopology own, const Placement& placement) {
   const int rank = comm_rank(channel);
-  if (placement.host == rank) return own;  // then this process also hosts its own graph node
+  if (placement.lists_to == rank) return own;  // then this process also hosts its own graph node
 
   const std::array<int, 2> degrees{static_cast<int>(own.sources.size()), static_cast<int>(own.destinations.size())};
   std::vector<MPI_Request> sends;
   const auto send = [&](const void* data, int count, Tag tag) {
     sends.push_back(MPI_REQUEST_NULL);
-    check_mpi(MPI_Isend(data, count, MPI_INT, placement.host, tag, channel, &sends.back()), "MPI_Isend");
+    check_mpi(MPI_Isend(data, count, MPI_INT, placement.lists_to, tag, channel, &sends.back()), "MPI_Isend");
   };
   sends.reserve(5);
   send(degrees.data(), 2, kDegrees);
@@ -36,7 +36,7 @@ DistGraphTopology ship_lists(MPI_Comm channel, DistGraphTopology own, const Plac
 
   DistGraphTopology hosted;
   hosted.weighted = own.weighted;
-  const int from = placement.graph_node;  // graph node v's lists are on rank v
+  const int from = placement.rank;  // graph node v's lists are on rank v
   std::array<int, 2> incoming{};
   const auto receive = [&](std::vector<int>& into, int count, Tag tag) {
     into.resize(static_cast<std::size_t>(count));

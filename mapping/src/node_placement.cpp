@@ -1,4 +1,4 @@
-#include "distopo/mapping/node_placement.hpp"
+#include "node_placement.hpp"
 
 #include <algorithm>
 #include <array>
@@ -185,11 +185,11 @@ std::optional<Placement> map_distributed(RecordExchange& exchange, const DistGra
     while (busy[next]) ++next;
     place(v, processes[next]);
   }
-  Placement placement{-1, -1};
+  Placement placement;
   exchange.deliver([&](std::span<const Word> words) {
     for (RecordReader in(words); in.more();) {
       const Word kind = in.next();
-      (kind == kHost ? placement.host : placement.graph_node) = in.next_int();
+      (kind == kHost ? placement.lists_to : placement.rank) = in.next_int();
     }
   });
   return placement;
@@ -278,7 +278,7 @@ std::optional<Placement> place_on_nodes(MPI_Comm comm, const DistGraphTopology& 
   if (moved == 0) return std::nullopt;
   std::array<int, 2> mine{};
   check_mpi(MPI_Scatter(pairs.data(), 2, MPI_INT, mine.data(), 2, MPI_INT, kRoot, comm), "MPI_Scatter");
-  return Placement{mine[0], mine[1]};
+  return Placement{mine[0], mine[1], false};
 }
 
 }  // namespace distopo::detail

@@ -7,7 +7,10 @@ peak heap each added on one rank. Lines may carry a "build" label and a
 "round" number (added by the command that made them, e.g. before/after a
 change, run twice); rows keep the order in which they first appear.
 
-    python3 scripts/report/heavy_table.py docs/heavy/*.jsonl
+    python3 scripts/report/heavy_table.py [--where variant=final] docs/results/heavy/large.jsonl
+
+--where KEY=VALUE (repeatable) keeps only the rows whose field KEY prints as VALUE,
+e.g. one variant of docs/results/heavy/ files, which hold several.
 """
 import json
 import sys
@@ -19,7 +22,15 @@ def mib(value):
     return f"{value / 2**20:.1f}" if value >= 2**20 else f"{value / 2**10:.0f} KiB"
 
 
-def main(paths):
+def main(args):
+    where, paths = [], []
+    while args:
+        if args[0] == "--where" and len(args) > 1:
+            where.append(tuple(args[1].split("=", 1)))
+            args = args[2:]
+        else:
+            paths.append(args[0])
+            args = args[1:]
     rows = {}
     for path in paths:
         with open(path) as lines:
@@ -27,6 +38,8 @@ def main(paths):
                 if not line.startswith("{"):
                     continue
                 r = json.loads(line)
+                if any(str(r.get(key)) != value for key, value in where):
+                    continue
                 build = r.get("build", "") + (f" ({r['round']})" if "round" in r else "")
                 key = (build, r["P"], r.get("weights", "repeated"), r["family"],
                        r["edges_per_rank"], r.get("max_degree", 0))

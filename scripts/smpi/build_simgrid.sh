@@ -6,7 +6,7 @@
 # std::list and removes it from there, by a linear scan, each time a message
 # completes: with P ranks sending at once each completion costs O(P), and
 # distopo's exchange at 16384 ranks did not finish in an hour. The patch keeps
-# them in a hash map instead. Same simulated times: docs/scaling/README.md.
+# them in a hash map instead. Same simulated times: docs/results/scaling/README.md.
 #
 # Usage: bash scripts/smpi/build_simgrid.sh [PREFIX]
 #   PREFIX defaults to build-smpi/simgrid; prints the library's path,

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Markdown tables of the simulated reorder mapping (simulate_reorder.sh rows).
 
-Usage: reorder_summary.py docs/reorder/smpi.jsonl [--reference ref.jsonl ...]
+Usage: reorder_summary.py docs/results/reorder/smpi.jsonl [--reference ref.jsonl ...]
 
 Reference rows are one-process `distgraph_reorder --mapping-only` rows (as in
-docs/reorder/mapping_only*.jsonl, and the "mode":"mapping_only" rows of the
+docs/results/reorder/mapping_only.jsonl, and the "mode":"mapping_only" rows of the
 rows file itself); the column "one-process cut" is the distopo row's
 cut_weight there for the same path, family, P and ranks per node
 (distributed: gather limit 1, balanced effort).

@@ -4,7 +4,7 @@
 # the fat tree of fat_tree_platform.sh. One smpirun per (P, implementation,
 # family), so a long sweep can be stopped and resumed, rows appended to --out.
 # Installs SimGrid (libsimgrid-dev) and builds the SMPI configuration
-# (build-smpi) if needed. What the SMPI settings model, and why: docs/scaling/README.md.
+# (build-smpi) if needed. What the SMPI settings model, and why: docs/results/scaling/README.md.
 #
 # Usage: bash scripts/smpi/simulate.sh [options] P...
 #   --impl LIST            distopo,mpich_alg               (default: both)

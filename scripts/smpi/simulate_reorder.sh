@@ -4,7 +4,7 @@
 # simulate.sh: one graph node per simulated rank, emulated machine nodes of
 # --ranks-per-node consecutive ranks. One smpirun per (P, path, ranks per
 # node, compute mode) running the families not yet in --out; rows appended.
-# What was simulated and why: docs/reorder/smpi.md.
+# What was simulated and why: docs/results/reorder/smpi.md.
 #
 # Usage: bash scripts/smpi/simulate_reorder.sh [options] P...
 #   --family LIST          bench/mapping/reorder_graphs.hpp families   (default: stencil2d,stencil3d_permuted)

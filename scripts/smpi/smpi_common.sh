@@ -33,7 +33,7 @@ smpi_simgrid() {
   fi
 }
 
-# Sets smpi_cfg, the model (docs/scaling/README.md): links as the platform
+# Sets smpi_cfg, the model (docs/results/scaling/README.md): links as the platform
 # says (no SMPI latency/bandwidth correction factors), eager messages below
 # 64 KiB, 100 ns of CPU overhead per send and receive, $1 s per poll
 # (MPI_Iprobe, MPI_Test), and MPICH's algorithms for barrier and allreduce.

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/mapping/cartesian_blocks.hpp"
+#include "cartesian_blocks.hpp"
 #include "distopo/core/comm.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/topology.hpp"

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/mapping/cartesian_blocks.hpp"
+#include "cartesian_blocks.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 #include "failing_allocation.hpp"
 #include "mpi_testing.hpp"
-#include "distopo/mapping/node_placement.hpp"
+#include "distopo/mapping/placement.hpp"
 
 namespace {
 
@@ -77,10 +77,10 @@ Outcome reorder(int failing_rank, long failing) {
   settings.gather_limit = 1;  // the distributed path
   settings.effort = distopo::detail::PartitionEffort::fast;
   if (rank == failing_rank) distopo::testing::arm_failing_allocation(failing);
-  const std::optional<Placement> placement = distopo::detail::place_on_nodes(MPI_COMM_WORLD, own, layout, settings);
+  const Placement placement = distopo::detail::place(MPI_COMM_WORLD, own, layout, settings);
   distopo::testing::disarm_failing_allocation();
 
-  int moved = placement ? 1 : 0;
+  int moved = placement.same_order ? 0 : 1;
   int all_moved = 0;
   MPI_Allreduce(&moved, &all_moved, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
   int any_moved = 0;
@@ -91,8 +91,8 @@ Outcome reorder(int failing_rank, long failing) {
   outcome.moved = true;
   outcome.graph_node.resize(static_cast<std::size_t>(size));
   outcome.host.resize(static_cast<std::size_t>(size));
-  MPI_Allgather(&placement->graph_node, 1, MPI_INT, outcome.graph_node.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  MPI_Allgather(&placement->host, 1, MPI_INT, outcome.host.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&placement.rank, 1, MPI_INT, outcome.graph_node.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&placement.lists_to, 1, MPI_INT, outcome.host.data(), 1, MPI_INT, MPI_COMM_WORLD);
   for (int p = 0; p < size; ++p) {
     const int v = outcome.graph_node[static_cast<std::size_t>(p)];
     EXPECT_TRUE(v >= 0 && v < size && outcome.host[static_cast<std::size_t>(v)] == p)

@@ -29,9 +29,9 @@ struct DistGraphOptions {
   // May ranks be renumbered? Must agree on all ranks. If so, graph nodes move
   // to processes so that less edge weight (MPI_UNWEIGHTED: fewer edges)
   // crosses machine nodes, every machine node keeping its process count;
-  // graph node v is rank v of the result (README, "Reordering").
+  // graph node v is rank v of the result (docs/guide/reordering.md).
   bool reorder = false;
-  // Hints; see README ("Configuration"). MPI_INFO_NULL is always valid.
+  // Hints; see docs/guide/configuration.md. MPI_INFO_NULL is always valid.
   MPI_Info info = MPI_INFO_NULL;
 };
 

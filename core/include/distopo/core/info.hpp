@@ -1,5 +1,5 @@
 #pragma once
-// Reading the settings distopo documents (README, Configuration): info keys
+// Reading the settings distopo documents (docs/guide/configuration.md): info keys
 // and environment variables, parsed the same way everywhere.
 #include <mpi.h>
 

@@ -20,7 +20,7 @@ struct ReorderOptions {
   // May ranks be renumbered (node-aware mapping)? Must agree on all ranks.
   bool reorder = false;
   // Info key "distopo_ranks_per_node" = k emulates nodes of k consecutive
-  // ranks (see README, "Configuration"). MPI_INFO_NULL is always valid.
+  // ranks (see docs/guide/configuration.md). MPI_INFO_NULL is always valid.
   MPI_Info info = MPI_INFO_NULL;
 };
 
