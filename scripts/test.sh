@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite, from a fresh Debian 12 machine: install, build with
+# The whole test suite, from a fresh Debian 12 machine: install, check the
+# formatting (clang-format) and the documentation's links, build with GCC and
 # warnings as errors, run every test at 1, 2, 3, 4 and 8 ranks, run MPICH's own
 # topology tests against the C API (scripts/test/mpich_test_suite.sh), run the
 # Slurm scripts end to end on a private single-node cluster
 # (scripts/slurm/selftest.sh: about 40 s, 100 s with its Release build of the
-# benchmarks); then the ctest suite again under
-# AddressSanitizer + UndefinedBehaviorSanitizer.
+# benchmarks); build everything again with Clang, warnings as errors; then
+# the ctest suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Usage: bash scripts/test.sh [--no-sanitizers] [--no-slurm]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,12 @@ for option in "$@"; do
   esac
 done
 
-bash "$root/scripts/setup/install_packages.sh"
+# Clang and clang-format for the habits checked below; python3 for the link check.
+bash "$root/scripts/setup/install_packages.sh" clang clang-format python3
+
+echo "== formatting and documentation links"
+bash "$root/scripts/test/check_format.sh"
+python3 "$root/scripts/test/doc_links.py" "$root"
 
 run_suite() {
   local build_dir=$1
@@ -46,6 +52,10 @@ if [ "$slurm" -eq 1 ]; then
   echo "== the Slurm scripts (scripts/slurm/) on a private single-node Slurm cluster"
   bash "$root/scripts/slurm/selftest.sh"
 fi
+
+echo "== build with Clang, warnings as errors (no run: the GCC build's tests cover behaviour)"
+CC=clang CXX=clang++ cmake -S "$root" -B "$root/build-clang" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_COMPILE_WARNING_AS_ERROR=ON
+cmake --build "$root/build-clang" -j "$jobs"
 
 if [ "$sanitizers" -eq 1 ]; then
   echo "== build and test (AddressSanitizer + UndefinedBehaviorSanitizer)"

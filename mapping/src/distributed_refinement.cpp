@@ -270,7 +270,9 @@ std::vector<int> repartition_groups(RecordExchange& exchange, const HeldGraph& g
     });
 
     int improved = 0;
-    for (auto& [g, all] : groups) {
+    for (auto& entry : groups) {
+      // A named reference, not a structured binding: lambdas below capture it.
+      std::vector<Member>& all = entry.second;
       std::sort(all.begin(), all.end(), [](const Member& a, const Member& b) { return a.id < b.id; });
       std::vector<int> parts_here;
       for (const Member& m : all) parts_here.push_back(m.part);

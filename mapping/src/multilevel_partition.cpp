@@ -182,13 +182,13 @@ std::vector<Shares> project(RecordExchange& exchange, const Level& coarse, const
     std::sort(shares.begin(), shares.end(),
               [](const Share& a, const Share& b) { return std::tie(b.count, a.part) < std::tie(a.count, b.part); });
     const std::size_t self = index_of(fine.graph, coarse.graph.ids[i]);
-    Word room = fine.size[self];
+    Word unassigned = fine.size[self];
     Shares rest;
     for (const Share& share : shares) {
-      const Word kept = std::min(room, share.count);
+      const Word kept = std::min(unassigned, share.count);
       if (kept > 0) result[self].push_back({share.part, kept});
       if (share.count > kept) rest.push_back({share.part, share.count - kept});
-      room -= kept;
+      unassigned -= kept;
     }
     if (coarse.partner[i] >= 0) {
       post_shares(exchange, fine.graph.blocks.owner(coarse.partner[i]), coarse.partner[i], rest);

@@ -23,7 +23,7 @@ namespace {
 constexpr int kRoot = 0;
 
 // The whole graph on rank 0 (an empty one elsewhere), or nullopt on every
-// rank when rank 0 has no memory for it: rank 0 takes the room before the
+// rank when rank 0 has no memory for it: rank 0 allocates it all before the
 // edges travel and says whether it could (one broadcast), so nobody waits.
 std::optional<WholeGraph> gather_whole_graph(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout) {
   const int rank = comm_rank(comm);
@@ -38,7 +38,7 @@ std::optional<WholeGraph> gather_whole_graph(MPI_Comm comm, const DistGraphTopol
   std::vector<int> destinations;
   std::vector<int> weights;
   WholeGraph graph;
-  int room = 1;
+  int allocated = 1;
   if (rank == kRoot) {
     try {
       counts.resize(static_cast<std::size_t>(size));
@@ -51,11 +51,11 @@ std::optional<WholeGraph> gather_whole_graph(MPI_Comm comm, const DistGraphTopol
       graph.node_of.resize(static_cast<std::size_t>(size));
       graph.edges.reserve(total);
     } catch (const std::bad_alloc&) {
-      room = 0;
+      allocated = 0;
     }
   }
-  check_mpi(MPI_Bcast(&room, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
-  if (room == 0) return std::nullopt;
+  check_mpi(MPI_Bcast(&allocated, 1, MPI_INT, kRoot, comm), "MPI_Bcast");
+  if (allocated == 0) return std::nullopt;
   check_mpi(MPI_Gatherv(own.destinations.data(), outdegree, MPI_INT, destinations.data(), counts.data(),
                         displacements.data(), MPI_INT, kRoot, comm),
             "MPI_Gatherv");
