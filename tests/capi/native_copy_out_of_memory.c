@@ -45,8 +45,8 @@ static void expect_same_outcome(int (*create)(MPI_Comm*), rlim_t lists_bytes, co
   if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
   int classes[2] = {error_class, -error_class};
   MPI_Allreduce(MPI_IN_PLACE, classes, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  CHECK(classes[0] == -classes[1], "%s: ranks disagree: error classes from %d to %d (this rank: %d)", call,
-        -classes[1], classes[0], error_class);
+  CHECK(classes[0] == -classes[1], "%s: ranks disagree: error classes from %d to %d (this rank: %d)", call, -classes[1],
+        classes[0], error_class);
   expect_error_class(rc, MPI_ERR_NO_MEM, call);
   if (rc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING] = "";

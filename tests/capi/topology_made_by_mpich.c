@@ -34,8 +34,7 @@ static void exchange_ranks(MPI_Comm comm, int indegree, const int sources[], con
     CHECK(rc == MPI_SUCCESS, "%s: neighbor allgather form %d failed", what, form);
     for (int i = 0; i < indegree; ++i) {
       const int expected = sources[i] == MPI_PROC_NULL ? -1 : sources[i];
-      CHECK(received[i] == expected, "%s form %d: slot %d holds %d, expected %d", what, form, i, received[i],
-            expected);
+      CHECK(received[i] == expected, "%s form %d: slot %d holds %d, expected %d", what, form, i, received[i], expected);
     }
   }
   free(received);
@@ -96,9 +95,9 @@ int main(int argc, char** argv) {
             got_edges[1] == 1 % size,
         "MPI_Graph_get");
   CHECK(MPI_Graph_neighbors_count(graph, rank, &count) == MPI_SUCCESS && count == 2, "MPI_Graph_neighbors_count");
-  CHECK(MPI_Graph_neighbors(graph, rank, 2, neighbors) == MPI_SUCCESS && neighbors[0] == previous &&
-            neighbors[1] == next,
-        "MPI_Graph_neighbors");
+  CHECK(
+      MPI_Graph_neighbors(graph, rank, 2, neighbors) == MPI_SUCCESS && neighbors[0] == previous && neighbors[1] == next,
+      "MPI_Graph_neighbors");
   exchange_ranks(graph, 2, neighbors, "graph");
   MPI_Comm_free(&graph);
   free(got_edges);
