@@ -45,11 +45,12 @@ std::size_t max_tallied_edges(std::int64_t edges) {
   return std::min(kMaxTalliedEdges, static_cast<std::size_t>(edges / kEdgesPerTalliedEdge));
 }
 
-// Validate -> tally or bucket -> exchange on `channel` -> lists of this rank.
+// Validate -> tally or bucket -> exchange on `channel` -> lists of this rank,
+// with the memory for MPICH's copy of them held since the exchange.
 // `native_copy` (this rank's distopo_native_weights) is agreed in the exchange.
 template <class Input>
-DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
-                               detail::NativeCopy native_copy) {
+detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
+                                   detail::NativeCopy native_copy) {
   constexpr const char* kCaller = detail::kCreate;
   ensure_runtime();
   detail::ensure_kokkos();
@@ -88,7 +89,7 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   }
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
-  detail::ListRoom room(options.weighted);
+  detail::ListRoom room(options.weighted, options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   // The words of `own` from `received_until` on (this rank's own ends, then
   // each message as it arrives): single ends stay, a tally moves on to
   // `tallied`; both are counted into the room. Returns the verdict.
@@ -143,7 +144,8 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   agreement.throw_if_failed(channel, error, kCaller);
   tally.reset();
   buckets.reset();
-  return detail::write_lists(own.items(), room.bits(), tallied.items(), options.weighted, room.take());
+  return {detail::write_lists(own.items(), room.bits(), tallied.items(), options.weighted, room.take()),
+          room.take_mirror()};
 }
 
 template <class Input>
@@ -152,8 +154,8 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
-  return detail::install_dist_graph(comm_old, redistribute(comm_old, channel.comm, input, options, native_copy),
-                                    options, native_copy);
+  detail::ReservedLists lists = redistribute(comm_old, channel.comm, input, options, native_copy);
+  return detail::install_dist_graph(comm_old, std::move(lists.record), options, native_copy, std::move(lists.mirror));
 }
 
 }  // namespace
@@ -171,7 +173,8 @@ Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int 
 DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], const DistGraphOptions& options) {
   return redistribute(comm, channel, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
-                      options, detail::requested_native_copy(options.info));
+                      options, detail::requested_native_copy(options.info))
+      .record;
 }
 
 }  // namespace distopo

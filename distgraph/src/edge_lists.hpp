@@ -11,6 +11,7 @@
 #include <span>
 #include <vector>
 
+#include "distopo/core/native_reservation.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
@@ -28,7 +29,9 @@ class ListRoom {
   static constexpr int kOverflow = 1;
   static constexpr int kNoMemory = 2;
 
-  explicit ListRoom(bool weighted) : weighted_(weighted) {}
+  // `mirror_weights`: MPICH's copy of the lists will hold weights too.
+  explicit ListRoom(bool weighted, bool mirror_weights = false)
+      : weighted_(weighted), mirror_weights_(mirror_weights) {}
 
   // Counts `keys` (and notes their bits for the sort, in the same pass: the
   // keys were just received and are still in cache), makes room for them and
@@ -58,6 +61,7 @@ class ListRoom {
   }
 
   DistGraphTopology take() { return std::move(lists_); }
+  NativeReservation take_mirror() { return std::move(mirror_); }
   [[nodiscard]] const KeyBits& bits() const { return bits_; }
 
  private:
@@ -72,6 +76,7 @@ class ListRoom {
         make_room(lists_.source_weights, in_);
         make_room(lists_.destination_weights, out_);
       }
+      mirror_.reserve((in_ + out_) * (mirror_weights_ ? 2 : 1));
     } catch (const std::bad_alloc&) {
       return kNoMemory;
     }
@@ -88,10 +93,12 @@ class ListRoom {
   }
 
   bool weighted_;
+  bool mirror_weights_;
   std::uint64_t in_ = 0;
   std::uint64_t out_ = 0;
   KeyBits bits_;
   DistGraphTopology lists_;
+  NativeReservation mirror_;
 };
 
 // The lists of `record` (empty, with room for every end: ListRoom::take())
