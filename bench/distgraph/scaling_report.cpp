@@ -21,9 +21,12 @@ std::string bytes(const nlohmann::json& value) {
   if (!value.is_number()) return "n/a";
   const double b = value.get<double>();
   char text[32];
-  if (b >= 1 << 20) std::snprintf(text, sizeof text, "%.1f MiB", b / (1 << 20));
-  else if (b >= 1 << 10) std::snprintf(text, sizeof text, "%.1f KiB", b / (1 << 10));
-  else std::snprintf(text, sizeof text, "%.0f B", b);
+  if (b >= 1 << 20)
+    std::snprintf(text, sizeof text, "%.1f MiB", b / (1 << 20));
+  else if (b >= 1 << 10)
+    std::snprintf(text, sizeof text, "%.1f KiB", b / (1 << 10));
+  else
+    std::snprintf(text, sizeof text, "%.0f B", b);
   return text;
 }
 

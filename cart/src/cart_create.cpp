@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/mapping/placement.hpp"
 #include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/shared_channel.hpp"
+#include "distopo/mapping/placement.hpp"
 #include "install_topology.hpp"
 
 namespace distopo {

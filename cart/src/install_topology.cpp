@@ -13,9 +13,9 @@ Comm install_cart(Comm base, CartesianTopology record) {
     const std::vector<int> periods = period_flags(record.periods);
     MPI_Comm native = MPI_COMM_NULL;
     // PMPI: once the interposition library is loaded, MPI_ names are ours.
-    check_mpi(PMPI_Cart_create(base, static_cast<int>(record.dims.size()), record.dims.data(), periods.data(), 0,
-                               &native),
-              "MPI_Cart_create");
+    check_mpi(
+        PMPI_Cart_create(base, static_cast<int>(record.dims.size()), record.dims.data(), periods.data(), 0, &native),
+        "MPI_Cart_create");
     base = Comm::adopt(native);
   }
 #endif
@@ -29,9 +29,9 @@ Comm install_cart_in_order(MPI_Comm comm, CartesianTopology record, bool member)
     const std::vector<int> periods = period_flags(record.periods);
     MPI_Comm native = MPI_COMM_NULL;
     // Reorder off: MPICH keeps the first grid-size ranks in order, the others get MPI_COMM_NULL.
-    check_mpi(PMPI_Cart_create(comm, static_cast<int>(record.dims.size()), record.dims.data(), periods.data(), 0,
-                               &native),
-              "MPI_Cart_create");
+    check_mpi(
+        PMPI_Cart_create(comm, static_cast<int>(record.dims.size()), record.dims.data(), periods.data(), 0, &native),
+        "MPI_Cart_create");
     Comm result = Comm::adopt(native);
     if (result.is_null()) return result;
     attach_topology(result, std::move(record));

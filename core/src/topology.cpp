@@ -29,17 +29,23 @@ constinit const RuntimeKeyval topology_keyval{copy_record, delete_record};
 
 const char* kind_name(const TopologyRecord& record) {
   switch (record.index()) {
-    case 0: return "a Cartesian topology";
-    case 1: return "a graph topology";
-    default: return "a distributed graph topology";
+    case 0:
+      return "a Cartesian topology";
+    case 1:
+      return "a graph topology";
+    default:
+      return "a distributed graph topology";
   }
 }
 
 template <class T>
 const char* wanted_name() {
-  if constexpr (std::is_same_v<T, CartesianTopology>) return "a Cartesian topology";
-  else if constexpr (std::is_same_v<T, GraphTopology>) return "a graph topology";
-  else return "a distributed graph topology";
+  if constexpr (std::is_same_v<T, CartesianTopology>)
+    return "a Cartesian topology";
+  else if constexpr (std::is_same_v<T, GraphTopology>)
+    return "a graph topology";
+  else
+    return "a distributed graph topology";
 }
 }  // namespace
 
@@ -65,12 +71,12 @@ const T& require_topology(MPI_Comm comm, const char* caller) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
   const TopologyRecord* record = find_topology(comm);
   if (record == nullptr) {
-    throw Error(MPI_ERR_TOPOLOGY, std::string(caller) + ": communicator has no topology (" + wanted_name<T>() +
-                                      " is required)");
+    throw Error(MPI_ERR_TOPOLOGY,
+                std::string(caller) + ": communicator has no topology (" + wanted_name<T>() + " is required)");
   }
   if (const T* wanted = std::get_if<T>(record)) return *wanted;
-  throw Error(MPI_ERR_TOPOLOGY, std::string(caller) + ": communicator carries " + kind_name(*record) + ", not " +
-                                    wanted_name<T>());
+  throw Error(MPI_ERR_TOPOLOGY,
+              std::string(caller) + ": communicator carries " + kind_name(*record) + ", not " + wanted_name<T>());
 }
 
 template const CartesianTopology& require_topology<CartesianTopology>(MPI_Comm, const char*);
@@ -82,9 +88,12 @@ TopologyKind topo_test(MPI_Comm comm) {
   const TopologyRecord* record = find_topology(comm);
   if (record == nullptr) return TopologyKind::undefined;
   switch (record->index()) {
-    case 0: return TopologyKind::cartesian;
-    case 1: return TopologyKind::graph;
-    default: return TopologyKind::dist_graph;
+    case 0:
+      return TopologyKind::cartesian;
+    case 1:
+      return TopologyKind::graph;
+    default:
+      return TopologyKind::dist_graph;
   }
 }
 

@@ -10,16 +10,16 @@
 
 static int capi_failures = 0;
 
-#define CHECK(cond, ...)                                                         \
-  do {                                                                           \
-    if (!(cond)) {                                                               \
-      int check_rank_ = -1;                                                      \
-      MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);                               \
-      fprintf(stderr, "rank %d, %s:%d: ", check_rank_, __FILE__, __LINE__);      \
-      fprintf(stderr, __VA_ARGS__);                                              \
-      fprintf(stderr, "\n");                                                     \
-      ++capi_failures;                                                           \
-    }                                                                            \
+#define CHECK(cond, ...)                                                    \
+  do {                                                                      \
+    if (!(cond)) {                                                          \
+      int check_rank_ = -1;                                                 \
+      MPI_Comm_rank(MPI_COMM_WORLD, &check_rank_);                          \
+      fprintf(stderr, "rank %d, %s:%d: ", check_rank_, __FILE__, __LINE__); \
+      fprintf(stderr, __VA_ARGS__);                                         \
+      fprintf(stderr, "\n");                                                \
+      ++capi_failures;                                                      \
+    }                                                                       \
   } while (0)
 
 #define CHECK_EQ_INT(a, b) CHECK((a) == (b), "%s = %d, expected %s = %d", #a, (int)(a), #b, (int)(b))
@@ -62,7 +62,7 @@ static inline int ring_expected(int slot, int round) {
 
 /* Fails unless recv[0..1] hold round `round`'s blocks of the ring. */
 #define CHECK_RING(recv, round, what)                                                                    \
-  CHECK((recv)[0] == ring_expected(0, round) && (recv)[1] == ring_expected(1, round),                   \
+  CHECK((recv)[0] == ring_expected(0, round) && (recv)[1] == ring_expected(1, round),                    \
         "%s: received {%d, %d}, expected {%d, %d}", what, (recv)[0], (recv)[1], ring_expected(0, round), \
         ring_expected(1, round))
 

@@ -37,8 +37,8 @@ static void create_beyond_memory(int degree, const char* what) {
   }
   const int source = rank;
   MPI_Comm graph = MPI_COMM_WORLD;
-  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, weights, MPI_INFO_NULL,
-                                       0, &graph);
+  const int rc =
+      MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, weights, MPI_INFO_NULL, 0, &graph);
   if (rank == limited) setrlimit(RLIMIT_AS, &original);
   expect_error_class(rc, MPI_ERR_NO_MEM, what);
   CHECK(graph == MPI_COMM_NULL, "%s: output communicator not MPI_COMM_NULL", what);

@@ -13,9 +13,9 @@
 #include <optional>
 #include <vector>
 
+#include "distopo/mapping/placement.hpp"
 #include "failing_allocation.hpp"
 #include "mpi_testing.hpp"
-#include "distopo/mapping/placement.hpp"
 
 namespace {
 
