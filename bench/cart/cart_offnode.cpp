@@ -68,9 +68,8 @@ int main(int argc, char** argv) {
     for (int k : ranks_per_node) {
       auto report = [&](const char* impl, long long pairs) {
         if (rank != 0) return;
-        const nlohmann::json line = {{"impl", impl},   {"ndims", ndims},          {"dims", dims},
-                                     {"P", p},         {"ranks_per_node", k},     {"periodic", false},
-                                     {"offnode_pairs", pairs}};
+        const nlohmann::json line = {{"impl", impl},        {"ndims", ndims},    {"dims", dims},          {"P", p},
+                                     {"ranks_per_node", k}, {"periodic", false}, {"offnode_pairs", pairs}};
         std::printf("%s\n", line.dump().c_str());
       };
       {

@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
     double costs[2] = {seconds_per_iprobe(calls), seconds_per_test(calls)};
     MPI_Allreduce(MPI_IN_PLACE, costs, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) {
-      const nlohmann::json row{{"P", size}, {"round", round}, {"calls", calls},
-                               {"iprobe_ns", costs[0] * 1e9}, {"test_ns", costs[1] * 1e9}};
+      const nlohmann::json row{
+          {"P", size}, {"round", round}, {"calls", calls}, {"iprobe_ns", costs[0] * 1e9}, {"test_ns", costs[1] * 1e9}};
       std::printf("%s\n", row.dump().c_str());
     }
   }

@@ -63,7 +63,10 @@ int main(int argc, char** argv) {
         if (size % k != 0) continue;
         const auto mapped = distopo::detail::graph_node_blocks(size, graph.index, graph.edges, k);
         const nlohmann::json row = {
-            {"study", "graph_map"}, {"family", family}, {"P", size}, {"ranks_per_node", k},
+            {"study", "graph_map"},
+            {"family", family},
+            {"P", size},
+            {"ranks_per_node", k},
             {"edges", graph.edges.size()},
             {"cut_identity", distopo::detail::blocks_cut(size, graph.index, graph.edges, consecutive(size, k))},
             {"cut_mapped", distopo::detail::blocks_cut(size, graph.index, graph.edges, mapped)},

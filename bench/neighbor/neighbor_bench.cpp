@@ -84,8 +84,10 @@ distopo::Comm star(int p, int me, int degree) {
   std::vector<int> peers;
   for (int k = 0; k < degree; ++k) {
     const int leaf = 1 + k % (p - 1);
-    if (me == 0) peers.push_back(leaf);
-    else if (me == leaf) peers.push_back(0);
+    if (me == 0)
+      peers.push_back(leaf);
+    else if (me == leaf)
+      peers.push_back(0);
   }
   return adjacent(peers, peers);
 }
@@ -277,7 +279,8 @@ int main(int argc, char** argv) {
   }
   if (block_sizes.empty()) {
     // 8 B, x8 steps, and max_bytes itself (1 MiB by default).
-    for (std::size_t bytes = 8; bytes <= max_bytes; bytes = bytes < max_bytes ? std::min(bytes * 8, max_bytes) : bytes + 1) {
+    for (std::size_t bytes = 8; bytes <= max_bytes;
+         bytes = bytes < max_bytes ? std::min(bytes * 8, max_bytes) : bytes + 1) {
       block_sizes.push_back(bytes);
     }
   }
@@ -292,15 +295,14 @@ int main(int argc, char** argv) {
   };
   std::vector<Topology> topologies;
   if (wanted("stencil2d")) {
-    topologies.push_back({"stencil2d", -1,
-                          distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2),
-                                               {distopo::periodic, distopo::periodic})});
+    topologies.push_back(
+        {"stencil2d", -1,
+         distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 2), {distopo::periodic, distopo::periodic})});
   }
   if (wanted("stencil3d")) {
-    topologies.push_back(
-        {"stencil3d", -1,
-         distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
-                              {distopo::periodic, distopo::periodic, distopo::periodic})});
+    topologies.push_back({"stencil3d", -1,
+                          distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
+                                               {distopo::periodic, distopo::periodic, distopo::periodic})});
   }
   if (wanted("random_sparse")) topologies.push_back({"random_sparse", degree, random_graph(p, 1234, degree)});
   for (const char* dense : {"multigraph", "star"}) {
@@ -319,7 +321,8 @@ int main(int argc, char** argv) {
     MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_INT, MPI_MAX, comm);
     for (std::size_t bytes : block_sizes) {
       if (bytes * static_cast<std::size_t>(busiest) > static_cast<std::size_t>(INT_MAX)) {
-        if (me == 0) std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
+        if (me == 0)
+          std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
         continue;
       }
       Buffers buffers(bytes, degrees);
@@ -332,7 +335,7 @@ int main(int argc, char** argv) {
                                                              : mpich_call(op, nonblocking, comm, buffers);
             const double t = median_max_time(comm, reps, inner, call);
             if (me == 0) {
-              nlohmann::json line = {{"impl", impl}, {"op", op},     {"topology", topology.name},
+              nlohmann::json line = {{"impl", impl}, {"op", op},       {"topology", topology.name},
                                      {"P", p},       {"bytes", bytes}, {"median_time_s", t}};
               if (nonblocking) line["form"] = form;
               if (topology.degree >= 0) line["degree"] = topology.degree;

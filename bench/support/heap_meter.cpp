@@ -25,8 +25,8 @@ std::atomic<std::size_t> peak{0};
 
 void* counted(void* pointer) {
   if (pointer == nullptr) return pointer;
-  const std::size_t now = live.fetch_add(malloc_usable_size(pointer), std::memory_order_relaxed) +
-                          malloc_usable_size(pointer);
+  const std::size_t now =
+      live.fetch_add(malloc_usable_size(pointer), std::memory_order_relaxed) + malloc_usable_size(pointer);
   std::size_t high = peak.load(std::memory_order_relaxed);
   while (now > high && !peak.compare_exchange_weak(high, now, std::memory_order_relaxed)) {
   }

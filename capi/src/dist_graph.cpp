@@ -9,6 +9,7 @@
 
 using distopo::capi::guarded;
 using distopo::capi::require_pointer;
+using distopo::capi::served;
 
 namespace {
 
@@ -62,36 +63,46 @@ DISTOPO_CAPI int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 }
 
 DISTOPO_CAPI int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
-  return guarded(comm, "MPI_Dist_graph_neighbors_count", [&] {
-    require_pointer(indegree, "indegree");
-    require_pointer(outdegree, "outdegree");
-    require_pointer(weighted, "weighted");
-    const distopo::DistGraphDegrees degrees = distopo::dist_graph_neighbors_count(comm);
-    *indegree = degrees.indegree;
-    *outdegree = degrees.outdegree;
-    *weighted = degrees.weighted ? 1 : 0;
-  });
+  return served(
+      comm, "MPI_Dist_graph_neighbors_count",
+      [&] {
+        require_pointer(indegree, "indegree");
+        require_pointer(outdegree, "outdegree");
+        require_pointer(weighted, "weighted");
+        const distopo::DistGraphDegrees degrees = distopo::dist_graph_neighbors_count(comm);
+        *indegree = degrees.indegree;
+        *outdegree = degrees.outdegree;
+        *weighted = degrees.weighted ? 1 : 0;
+      },
+      [&] { return PMPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted); });
 }
 
 DISTOPO_CAPI int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                           int maxoutdegree, int destinations[], int destweights[]) {
-  return guarded(comm, "MPI_Dist_graph_neighbors", [&] {
-    check_max_degree(maxindegree, "maxindegree");
-    check_max_degree(maxoutdegree, "maxoutdegree");
-    const distopo::DistGraphNeighbors& lists = distopo::dist_graph_neighbors(comm);
-    // Only the first max*degree entries; weights only where the graph has them
-    // and the caller gave an array for them.
-    const auto copy_side = [&](std::span<const int> ranks, std::span<const int> weights, int max, int out_ranks[],
-                               int out_weights[], const char* what) {
-      const std::size_t n = std::min(ranks.size(), static_cast<std::size_t>(max));
-      if (n == 0) return;
-      require_pointer(out_ranks, what);
-      std::copy_n(ranks.begin(), n, out_ranks);
-      if (lists.weighted && writable_weights(out_weights)) std::copy_n(weights.begin(), n, out_weights);
-    };
-    copy_side(lists.sources, lists.source_weights, maxindegree, sources, sourceweights, "sources");
-    copy_side(lists.destinations, lists.destination_weights, maxoutdegree, destinations, destweights, "destinations");
-  });
+  return served(
+      comm, "MPI_Dist_graph_neighbors",
+      [&] {
+        check_max_degree(maxindegree, "maxindegree");
+        check_max_degree(maxoutdegree, "maxoutdegree");
+        const distopo::DistGraphNeighbors& lists = distopo::dist_graph_neighbors(comm);
+        // Only the first max*degree entries; weights only where the graph has them
+        // and the caller gave an array for them.
+        const auto copy_side = [&](std::span<const int> ranks, std::span<const int> weights, int max,
+                                   int out_ranks[], int out_weights[], const char* what) {
+          const std::size_t n = std::min(ranks.size(), static_cast<std::size_t>(max));
+          if (n == 0) return;
+          require_pointer(out_ranks, what);
+          std::copy_n(ranks.begin(), n, out_ranks);
+          if (lists.weighted && writable_weights(out_weights)) std::copy_n(weights.begin(), n, out_weights);
+        };
+        copy_side(lists.sources, lists.source_weights, maxindegree, sources, sourceweights, "sources");
+        copy_side(lists.destinations, lists.destination_weights, maxoutdegree, destinations, destweights,
+                  "destinations");
+      },
+      [&] {
+        return PMPI_Dist_graph_neighbors(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
+                                         destweights);
+      });
 }
 
 DISTOPO_CAPI int MPI_Topo_test(MPI_Comm comm, int* status) {
@@ -108,7 +119,8 @@ DISTOPO_CAPI int MPI_Topo_test(MPI_Comm comm, int* status) {
         *status = MPI_DIST_GRAPH;
         break;
       case distopo::TopologyKind::undefined:
-        *status = MPI_UNDEFINED;
+        // Perhaps a topology MPICH made without distopo (PMPI_ names).
+        distopo::check_mpi(PMPI_Topo_test(comm, status), "MPI_Topo_test");
         break;
     }
   });

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <string>
 
+#include "distopo/core/topology.hpp"
+
 namespace distopo::capi {
 namespace {
 
@@ -58,6 +60,17 @@ int raise(MPI_Comm comm, int error_class, const char* function, const char* mess
 int raise_code(MPI_Comm comm, int code) noexcept {
   if (code != MPI_SUCCESS) PMPI_Comm_call_errhandler(comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm, code);
   return code;
+}
+
+bool topology_of_mpich_only(MPI_Comm comm) noexcept {
+  if (comm == MPI_COMM_NULL) return false;
+  try {
+    if (find_topology(comm) != nullptr) return false;
+  } catch (...) {
+    return false;  // not a communicator distopo can read: its own error stands
+  }
+  int kind = MPI_UNDEFINED;
+  return PMPI_Topo_test(comm, &kind) == MPI_SUCCESS && kind != MPI_UNDEFINED;
 }
 
 void require_pointer(const void* pointer, const char* what) {

@@ -53,6 +53,31 @@ int guarded(MPI_Comm comm, const char* function, Body&& body) noexcept {
   return raise_code(comm, caught(function, std::forward<Body>(body)));
 }
 
+// Does `comm` carry a process topology that MPICH made without distopo? Such
+// communicators exist: MPICH's mpi_f08 bindings, tools and libraries call the
+// constructors by their PMPI_ names, which distopo does not see. Local.
+bool topology_of_mpich_only(MPI_Comm comm) noexcept;
+
+// guarded(), except on a communicator whose topology MPICH made without
+// distopo: distopo finds no topology there (MPI_ERR_TOPOLOGY) while the
+// communicator is valid, so `mpich` (the PMPI_ call) answers instead. The
+// check runs only on that error path, so distopo's own communicators pay
+// nothing for it.
+template <class Body, class Mpich>
+int served(MPI_Comm comm, const char* function, Body&& body, Mpich&& mpich) noexcept {
+  bool mpich_answers = false;
+  const int code = caught(function, [&] {
+    try {
+      body();
+    } catch (const Error& error) {
+      if (error.error_class() != MPI_ERR_TOPOLOGY || !topology_of_mpich_only(comm)) throw;
+      mpich_answers = true;
+    }
+  });
+  if (mpich_answers) return mpich();
+  return raise_code(comm, code);
+}
+
 // Throws MPI_ERR_ARG naming `what` if `pointer` is null.
 void require_pointer(const void* pointer, const char* what);
 

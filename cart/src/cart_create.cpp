@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "distopo/mapping/placement.hpp"
 #include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/shared_channel.hpp"
+#include "distopo/mapping/placement.hpp"
 #include "install_topology.hpp"
 
 namespace distopo {
@@ -115,6 +115,14 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
   const Grid& grid = agreed.grid;
   const Placement placement =
       reorder ? node_aware_placement(comm_old, agreed) : identity_placement(comm_old, grid.size);
+  if (!reorder) {
+    // The grid is the first ranks of comm_old, in order: made in one step.
+    const bool member = placement.rank != MPI_UNDEFINED;
+    Comm result = detail::install_cart_in_order(
+        comm_old, member ? make_record(grid, placement.rank) : CartesianTopology{grid.dims, grid.periods, {}}, member);
+    if (placement.same_order && !result.is_null()) share_channels(comm_old, result);
+    return result;
+  }
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
   Comm result = detail::install_cart(std::move(base), make_record(grid, placement.rank));

@@ -279,8 +279,8 @@ void dims_create_in_place(int nnodes, std::span<int> dims) {
   int free_slots = 0;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
-      throw Error(MPI_ERR_DIMS, std::string(kCaller) + ": dims[" + std::to_string(i) + "] = " +
-                                    std::to_string(dims[i]) + " is negative");
+      throw Error(MPI_ERR_DIMS, std::string(kCaller) + ": dims[" + std::to_string(i) +
+                                    "] = " + std::to_string(dims[i]) + " is negative");
     }
     if (dims[i] == 0) {
       ++free_slots;

@@ -53,8 +53,8 @@ Comm copy_without_attributes(MPI_Comm comm) {
   // communicator as MPI_Comm_dup does (one context-id agreement, the rank
   // mapping shared, nothing of size P) but skip the attribute copy. The empty
   // graph it carries is never read.
-  check_mpi(PMPI_Dist_graph_create_adjacent(comm, 0, nullptr, MPI_UNWEIGHTED, 0, nullptr, MPI_UNWEIGHTED,
-                                            MPI_INFO_NULL, 0, &copy),
+  check_mpi(PMPI_Dist_graph_create_adjacent(comm, 0, nullptr, MPI_UNWEIGHTED, 0, nullptr, MPI_UNWEIGHTED, MPI_INFO_NULL,
+                                            0, &copy),
             "MPI_Dist_graph_create_adjacent");
 #else
   // MPI layers without topology functions (SimGrid SMPI): a split that keeps

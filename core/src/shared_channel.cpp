@@ -9,6 +9,7 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
+#include "distopo/core/topology.hpp"
 
 namespace distopo {
 
@@ -35,7 +36,22 @@ struct Family {
 };
 using FamilyRef = std::shared_ptr<Family>;
 
-int copy_family(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+// MPI_Comm_dup of a topology communicator joins its family: that is how a
+// program keeps many copies of one topology alive. A copy of a communicator
+// without topology (MPI_COMM_WORLD after a topology was made from it) starts
+// a family of its own: such copies are what a program hands to its threads
+// or libraries, which lease channels concurrently and in no agreed order.
+int copy_family(MPI_Comm old_comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+  bool topology = false;
+  try {
+    topology = find_topology(old_comm) != nullptr;
+  } catch (const Error&) {
+    topology = false;
+  }
+  if (!topology) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
   auto* copy = new (std::nothrow) FamilyRef(*static_cast<FamilyRef*>(attribute_in));
   if (copy == nullptr) return MPI_ERR_NO_MEM;
   *static_cast<void**>(attribute_out) = copy;

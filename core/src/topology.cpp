@@ -1,5 +1,6 @@
 #include "distopo/core/topology.hpp"
 
+
 #include <cstdlib>
 #include <limits>
 #include <new>

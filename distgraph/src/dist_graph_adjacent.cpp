@@ -102,11 +102,14 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   const bool check = info_flag(options.info, kCheckAdjacentKey);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
   DistGraphTopology record;
+  NativeReservation mirror;
   const std::optional<LocalError> error =
       local_step(kCreateAdjacent, rank, "a copy of the lists", [&]() -> std::optional<LocalError> {
         if (!misuse.empty()) return rank_error(MPI_ERR_ARG, kCreateAdjacent, rank, misuse);
         if (auto invalid = AdjacentSide::validate_pair(in, out, options.weighted, rank, size)) return invalid;
         record = record_of(in, out, options.weighted);
+        const bool mirror_weights = options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights;
+        mirror.reserve((record.sources.size() + record.destinations.size()) * (mirror_weights ? 2 : 1));
         return std::nullopt;
       });
   // Collectives need no private channel: the agreement runs on comm_old.
@@ -115,7 +118,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", flags)
       .reduce_and_throw(comm_old, error, kCreateAdjacent);
   if (check) agree_on_error(comm_old, check_both_sides(private_channel(comm_old).comm, record, rank));
-  return detail::install_dist_graph(comm_old, std::move(record), options, native_copy);
+  return detail::install_dist_graph(comm_old, std::move(record), options, native_copy, std::move(mirror));
 }
 
 AdjacentSide in_side(int degree, const int* sources, const int* weights) {

@@ -42,11 +42,12 @@ LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) 
           : "its edges would give rank " + std::to_string(receiver) + " an in- or out-degree above INT_MAX");
 }
 
-// Validate -> outbox -> exchange on `channel` -> inbox -> lists of this rank.
+// Validate -> outbox -> exchange on `channel` -> inbox -> lists of this rank,
+// with the memory for MPICH's copy of them held since the exchange.
 // `native_copy` (this rank's distopo_native_weights) is agreed in the exchange.
 template <class Input>
-DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
-                               detail::NativeCopy native_copy) {
+detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
+                                   detail::NativeCopy native_copy) {
   ensure_runtime();
   detail::ensure_kokkos();
   const int rank = comm_rank(comm);
@@ -54,7 +55,8 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   detail::PhaseClock clock;
 
   // Validation and the outbox: what fails here fails on this rank only.
-  detail::EdgeInbox inbox(options.weighted);
+  detail::EdgeInbox inbox(options.weighted,
+                          options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   std::optional<detail::EdgeOutbox> outbox;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
@@ -106,10 +108,11 @@ DistGraphTopology redistribute(MPI_Comm comm, MPI_Comm channel, const Input& inp
   clock.mark("exchange");
 
   // The lists, where the received ends are.
+  NativeReservation mirror = inbox.take_mirror();
   DistGraphTopology lists = std::move(inbox).lists();
   clock.mark("lists");
   clock.print(rank);
-  return lists;
+  return {std::move(lists), std::move(mirror)};
 }
 
 template <class Input>
@@ -118,9 +121,10 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   require_intracommunicator(comm_old, detail::kCreate);
   const PrivateChannel channel = private_channel(comm_old);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
-  DistGraphTopology lists = redistribute(comm_old, channel.comm, input, options, native_copy);
+  detail::ReservedLists lists = redistribute(comm_old, channel.comm, input, options, native_copy);
   detail::PhaseClock clock;
-  Comm result = detail::install_dist_graph(comm_old, std::move(lists), options, native_copy);
+  Comm result =
+      detail::install_dist_graph(comm_old, std::move(lists.record), options, native_copy, std::move(lists.mirror));
   clock.mark("install");
   clock.print(comm_rank(comm_old));
   return result;
@@ -141,7 +145,8 @@ Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int 
 DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], const DistGraphOptions& options) {
   return redistribute(comm, channel, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
-                      options, detail::requested_native_copy(options.info));
+                      options, detail::requested_native_copy(options.info))
+      .record;
 }
 
 }  // namespace distopo

@@ -19,7 +19,8 @@ namespace distopo::detail {
 
 class EdgeInbox {
  public:
-  explicit EdgeInbox(bool weighted) : room_(weighted) {}
+  // `mirror_weights`: MPICH's copy of the lists will hold weights too.
+  EdgeInbox(bool weighted, bool mirror_weights) : room_(weighted, mirror_weights) {}
 
   // What the lists will need besides their memory, taken before any end
   // arrives; throws std::bad_alloc.
@@ -58,6 +59,9 @@ class EdgeInbox {
     received_until_ = 0;
     room_ = ListRoom(room_.weighted());
   }
+
+  // The memory held for MPICH's copy of the lists (before lists()).
+  NativeReservation take_mirror() { return room_.take_mirror(); }
 
   // The sorted lists, in the memory of the ends received and the room taken
   // for them; allocates nothing that it cannot do without.

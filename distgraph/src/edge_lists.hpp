@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "distopo/core/native_reservation.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
@@ -48,7 +49,9 @@ inline bool grouped_in_place(std::uint64_t n, const KeyBits& bits) {
 // them the room is the whole lists.
 class ListRoom {
  public:
-  explicit ListRoom(bool weighted) : weighted_(weighted) {}
+  // `mirror_weights`: MPICH's copy of the lists will hold weights too.
+  explicit ListRoom(bool weighted, bool mirror_weights = false)
+      : weighted_(weighted), mirror_weights_(mirror_weights) {}
 
   // What the record will share, allocated before any end arrives, so that
   // writing the lists allocates nothing; throws std::bad_alloc.
@@ -82,6 +85,7 @@ class ListRoom {
     return grow(in, out);
   }
 
+  NativeReservation take_mirror() { return std::move(mirror_); }
   [[nodiscard]] const KeyBits& bits() const { return bits_; }
   [[nodiscard]] std::size_t indegree() const { return static_cast<std::size_t>(in_); }
   [[nodiscard]] std::size_t outdegree() const { return static_cast<std::size_t>(out_); }
@@ -119,6 +123,7 @@ class ListRoom {
         std::vector<std::uint32_t>().swap(group_starts_);
         group_starts_.resize(group_words());
       }
+      mirror_.reserve((in_ + out_) * (mirror_weights_ ? 2 : 1));
     } catch (const std::bad_alloc&) {
       return Rejection::no_memory;
     }
@@ -127,12 +132,14 @@ class ListRoom {
 
   bool weighted_;
   bool any_tallied_ = false;
+  bool mirror_weights_;
   std::uint64_t in_ = 0;
   std::uint64_t out_ = 0;
   std::uint64_t single_ = 0;
   KeyBits bits_;
   DistGraphBuffer buffer_;
   std::vector<std::uint32_t> group_starts_;
+  NativeReservation mirror_;  // MPICH's copy of the lists, held from the exchange on
 };
 
 // The record of the lists from the single ends `keys` (in the memory they

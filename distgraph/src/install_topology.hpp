@@ -8,6 +8,7 @@
 // shares neighborhood channels with `comm_old` (same group, same rank order);
 // a reordered result comes from MPI_Comm_split and starts a family of its own.
 #include "distopo/core/comm.hpp"
+#include "distopo/core/native_reservation.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph.hpp"
 
@@ -24,10 +25,20 @@ inline constexpr const char* kNativeWeightsKey = "distopo_native_weights";
 // This rank's distopo_native_weights (local; the constructors agree on it).
 NativeCopy requested_native_copy(MPI_Info info);
 
-// Collective over `comm_old`. `record` holds graph node `rank`'s lists; with
-// options.reorder (agreed) the graph nodes may move to other processes
-// (distopo/mapping/placement.hpp), graph node v becoming rank v of the result.
+// A rank's lists and the memory held for MPICH's copy of them.
+struct ReservedLists {
+  DistGraphTopology record;
+  NativeReservation mirror;
+};
+
+// Collective over `comm_old`. `record` holds graph node `rank`'s lists and
+// `mirror` the memory MPICH's copy of them needs (taken before the
+// agreement, released for MPICH's constructor). With options.reorder (agreed)
+// the graph nodes may move to other processes (distopo/mapping/placement.hpp),
+// graph node v becoming rank v of the result; lists that moved have no
+// reservation, so there a failure of MPICH's copy is agreed in one more
+// allreduce, the same error on every rank.
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
-                        NativeCopy native_copy);
+                        NativeCopy native_copy, NativeReservation mirror);
 
 }  // namespace distopo::detail

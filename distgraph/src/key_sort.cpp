@@ -1,7 +1,5 @@
 #include "distopo/distgraph/key_sort.hpp"
 
-#include "radix_parts.hpp"
-
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -9,6 +7,8 @@
 #include <new>
 #include <optional>
 #include <utility>
+
+#include "radix_parts.hpp"
 
 namespace distopo::detail {
 // Both masks of KeyBits in one reduction pass.
@@ -92,11 +92,10 @@ void counting_sort(const UnmanagedKeys& keys, const VaryingBits& bits) {
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "distopo::sort_keys::starts"), values + 1);
   starts(0) = 0;
   for (std::size_t value = 0; value < values; ++value) starts(value + 1) = starts(value) + counts(0, value);
-  Kokkos::parallel_for(
-      "distopo::sort_keys::rebuild", Kokkos::RangePolicy<Exec>(0, values), [=](std::size_t value) {
-        const std::uint64_t key = bits.unpack(value);
-        for (std::size_t i = starts(value); i < starts(value + 1); ++i) keys(i) = key;
-      });
+  Kokkos::parallel_for("distopo::sort_keys::rebuild", Kokkos::RangePolicy<Exec>(0, values), [=](std::size_t value) {
+    const std::uint64_t key = bits.unpack(value);
+    for (std::size_t i = starts(value); i < starts(value + 1); ++i) keys(i) = key;
+  });
   Exec().fence();
 }
 

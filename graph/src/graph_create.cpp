@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "distopo/core/argument_agreement.hpp"
+#include "distopo/core/native_reservation.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/shared_channel.hpp"
@@ -68,13 +69,16 @@ detail::Fingerprint graph_fingerprint(int nnodes, const int index[], const int e
 // the graph as a record (copied before the agreement, so that a rank that
 // cannot hold it fails in the agreement, not alone afterwards) and the
 // ranks-per-node setting all ranks agreed on (0 without reorder).
+// `native`: with `for_native_copy` (graph_create), the memory MPICH's copy of
+// the graph will take, held from before the agreement.
 struct AgreedGraph {
   GraphTopology record;
   int ranks_per_node = 0;
+  NativeReservation native;
 };
 
 AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes, const int index[], const int edges[],
-                                  bool reorder, MPI_Info info, const std::string& misuse) {
+                                  bool reorder, MPI_Info info, const std::string& misuse, bool for_native_copy) {
   ensure_runtime();
   require_intracommunicator(comm, caller);
   const int rank = comm_rank(comm);
@@ -86,6 +90,7 @@ AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes,
     const auto n = static_cast<std::size_t>(nnodes);
     agreed.record.index.assign(index, index + n);
     agreed.record.edges.assign(edges, edges + (n > 0 ? index[n - 1] : 0));
+    if (for_native_copy) agreed.native.reserve(agreed.record.index.size() + agreed.record.edges.size());
     return std::nullopt;
   });
   if (reorder) agreed.ranks_per_node = emulated_ranks_per_node(info);
@@ -113,7 +118,7 @@ std::string length_mismatch(std::span<const int> index, std::span<const int> edg
 Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], bool reorder, MPI_Info info,
                        const std::string& misuse) {
   constexpr const char* kCaller = "graph_create";
-  AgreedGraph agreed = validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, info, misuse);
+  AgreedGraph agreed = validate_collectively(comm_old, kCaller, nnodes, index, edges, reorder, info, misuse, true);
   const Placement placement = reorder ? node_aware_placement(comm_old, agreed) : identity_placement(comm_old, nnodes);
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
@@ -123,6 +128,7 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
   // PMPI: once the interposition library is loaded, MPI_ names are ours.
   // MPICH rejects a NULL edges array even when there are no edges.
   int no_edges = 0;
+  agreed.native.release();
   check_mpi(PMPI_Graph_create(base, nnodes, record.index.data(), record.edges.empty() ? &no_edges : record.edges.data(),
                               0, &native),
             "MPI_Graph_create");
@@ -146,13 +152,13 @@ Comm graph_create(MPI_Comm comm_old, std::span<const int> index, std::span<const
 }
 
 int graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], MPI_Info info) {
-  const AgreedGraph agreed = validate_collectively(comm, "graph_map", nnodes, index, edges, true, info, {});
+  const AgreedGraph agreed = validate_collectively(comm, "graph_map", nnodes, index, edges, true, info, {}, false);
   return node_aware_placement(comm, agreed).rank;
 }
 
 int graph_map(MPI_Comm comm, std::span<const int> index, std::span<const int> edges, MPI_Info info) {
   const AgreedGraph agreed = validate_collectively(comm, "graph_map", static_cast<int>(index.size()), index.data(),
-                                                   edges.data(), true, info, length_mismatch(index, edges));
+                                                   edges.data(), true, info, length_mismatch(index, edges), false);
   return node_aware_placement(comm, agreed).rank;
 }
 

@@ -11,8 +11,8 @@
 #include <span>
 #include <vector>
 
+#include "distopo/core/grid.hpp"      // grid_rank, grid_coords
 #include "distopo/core/topology.hpp"  // Periodicity
-#include "distopo/core/grid.hpp"  // grid_rank, grid_coords
 
 namespace distopo {
 

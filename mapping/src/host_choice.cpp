@@ -83,7 +83,8 @@ std::optional<std::vector<int>> choose_hosts(MPI_Comm channel, const WholeGraph&
       undirected.reset();  // the helpers hear of it and return
     }
   }
-  std::optional<std::vector<int>> part = bisect_in_parallel(channel, undirected, capacities, cuts_per_bisection(effort));
+  std::optional<std::vector<int>> part =
+      bisect_in_parallel(channel, undirected, capacities, cuts_per_bisection(effort));
   if (!root || !part) return std::nullopt;
   try {
     finish_exact(*undirected, capacities, *part, effort);

@@ -64,9 +64,12 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
   NeighborSequence s = std::visit(
       [rank](const auto& topology) -> NeighborSequence {
         using T = std::decay_t<decltype(topology)>;
-        if constexpr (std::is_same_v<T, CartesianTopology>) return cartesian_sequence(topology);
-        else if constexpr (std::is_same_v<T, GraphTopology>) return graph_sequence(topology, rank);
-        else return dist_graph_sequence(topology);
+        if constexpr (std::is_same_v<T, CartesianTopology>)
+          return cartesian_sequence(topology);
+        else if constexpr (std::is_same_v<T, GraphTopology>)
+          return graph_sequence(topology, rank);
+        else
+          return dist_graph_sequence(topology);
       },
       record);
   s.receives = MessagePlan(s.recv_order, s.sources);

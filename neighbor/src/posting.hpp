@@ -40,8 +40,10 @@ bool post_message(const MessagePlan& plan, std::size_t m, Call call, BlockOf blo
     MPI_Datatype type = MPI_DATATYPE_NULL;
     if (const int rc = message_type(blocks, &type); rc != MPI_SUCCESS) return rc;
     const int rc = call(MPI_BOTTOM, 1, type, peer, tag, channel, r);
-    if (into.persistent()) into.keep(type);
-    else PMPI_Type_free(&type);
+    if (into.persistent())
+      into.keep(type);
+    else
+      PMPI_Type_free(&type);
     return rc;
   });
 }

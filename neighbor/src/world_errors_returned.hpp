@@ -7,7 +7,20 @@
 // report its failure on the user's communicator; the handler the program set
 // is restored when the guard ends. Without MPI_Init (the sessions model)
 // there is no MPI_COMM_WORLD to ask, and nothing is changed.
+//
+// Threads. The handler is one per process, so the guards of all threads
+// share one count: the first guard sets MPI_ERRORS_RETURN, the last one
+// restores the program's handler (each guard saving and restoring on its own
+// left MPI_ERRORS_RETURN behind when two overlapped). The thread that changes
+// the handler does so without holding the count's lock, and nobody waits for
+// it: a guard may be made inside an MPICH callback, with MPICH's lock held,
+// which the changing thread needs. A guard made while the handler is being
+// changed goes on at once (for that moment a failure may still reach the
+// program's handler), and the changing thread settles the handler to what
+// the count says before it leaves.
 #include <mpi.h>
+
+#include <mutex>
 
 namespace distopo::detail {
 
@@ -16,19 +29,79 @@ class WorldErrorsReturned {
   WorldErrorsReturned() noexcept {
     int initialized = 0;
     PMPI_Initialized(&initialized);
-    if (!initialized || PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved_) != MPI_SUCCESS) return;
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (!initialized) return;
+    counted_ = true;
+    {
+      const std::lock_guard lock(shared().mutex);
+      ++shared().guards;
+      if (shared().changing) return;
+      shared().changing = true;
+    }
+    settle();
   }
   ~WorldErrorsReturned() {
-    if (saved_ == MPI_ERRHANDLER_NULL) return;
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, saved_);
-    PMPI_Errhandler_free(&saved_);
+    if (!counted_) return;
+    {
+      const std::lock_guard lock(shared().mutex);
+      --shared().guards;
+      if (shared().changing) return;
+      shared().changing = true;
+    }
+    settle();
   }
   WorldErrorsReturned(const WorldErrorsReturned&) = delete;
   WorldErrorsReturned& operator=(const WorldErrorsReturned&) = delete;
 
  private:
-  MPI_Errhandler saved_ = MPI_ERRHANDLER_NULL;
+  struct Shared {
+    std::mutex mutex;
+    int guards = 0;                              // guards alive in the process
+    bool changing = false;                       // a thread is in settle()
+    MPI_Errhandler saved = MPI_ERRHANDLER_NULL;  // the program's, while MPI_ERRORS_RETURN is set
+  };
+  static Shared& shared() {
+    static Shared instance;
+    return instance;
+  }
+
+  // Called with `changing` taken: sets or restores the handler until it
+  // matches the count (guards may come and go meanwhile), then lets go.
+  static void settle() noexcept {
+    Shared& s = shared();
+    for (;;) {
+      bool set_returning = false;
+      MPI_Errhandler restore = MPI_ERRHANDLER_NULL;
+      {
+        const std::lock_guard lock(s.mutex);
+        const bool returning = s.saved != MPI_ERRHANDLER_NULL;
+        if ((s.guards > 0) == returning) {
+          s.changing = false;
+          return;
+        }
+        set_returning = s.guards > 0;
+        if (!set_returning) {
+          restore = s.saved;
+          s.saved = MPI_ERRHANDLER_NULL;
+        }
+      }
+      if (set_returning) {
+        MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+        if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) {
+          const std::lock_guard lock(s.mutex);
+          s.changing = false;
+          return;
+        }
+        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        const std::lock_guard lock(s.mutex);
+        s.saved = program;
+      } else {
+        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, restore);
+        PMPI_Errhandler_free(&restore);
+      }
+    }
+  }
+
+  bool counted_ = false;
 };
 
 }  // namespace distopo::detail

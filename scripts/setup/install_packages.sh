@@ -13,7 +13,7 @@ packages=(
   libmetis-dev                  # METIS 5.1: the dist-graph reordering (no MPI dependency, unlike Scotch)
   libgtest-dev libbenchmark-dev # tests and kernel benchmarks
   libcli11-dev nlohmann-json3-dev
-  curl ca-certificates xz-utils # fetch MPICH's test sources (scripts/test/mpich_test_suite.sh)
+  ca-certificates xz-utils python3 # Debian source packages through apt (scripts/setup/debian_source.sh)
   "$@"
 )
 

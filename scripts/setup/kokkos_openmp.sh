@@ -9,7 +9,7 @@
 # Usage: bash scripts/setup/kokkos_openmp.sh [build dir]   (default: build-openmp)
 # Prints the install prefix on its last line (configure distopo with
 # -DKokkos_ROOT=<prefix>). Exit status: 0 done; 1 build failed; 2 the sources
-# cannot be fetched from the Debian archive.
+# cannot be fetched through apt (scripts/setup/debian_source.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-openmp}
@@ -24,38 +24,22 @@ if [ -f "$prefix/.complete" ]; then
   exit 0
 fi
 
-for tool in curl tar cmake g++ sha256sum; do
+for tool in apt-get tar cmake g++; do
   command -v "$tool" >/dev/null || { echo "kokkos_openmp: $tool is missing (bash scripts/setup/install_packages.sh installs it)" >&2; exit 1; }
 done
 
 # The Kokkos that Debian built Serial-only: same source version.
 version=$(dpkg-query -W -f='${source:Version}' libtrilinos-kokkos-dev 2>/dev/null || true)
 [ -n "$version" ] || version=13.2.0-4
-upstream=${version%-*}
-upstream=${upstream#*:}
-pool=http://deb.debian.org/debian/pool/main/t/trilinos
 mkdir -p "$work"
 
-fetch_failed() {
-  echo "kokkos_openmp: cannot fetch trilinos ${version} sources from $pool: $1" >&2
+# apt fetches and checks the source package (deb-src entries added if missing).
+echo "kokkos_openmp: fetching trilinos ${version} sources through apt (~170 MB once)" >&2
+tarball=$(bash "$root/scripts/setup/debian_source.sh" trilinos "$version" "$work") || {
+  echo "kokkos_openmp: cannot fetch trilinos ${version} sources through apt" >&2
   exit 2
 }
-
-# The .dsc names the upstream tarball (its compression) and its checksum.
-curl -fsS -o "$work/trilinos.dsc" "$pool/trilinos_${version#*:}.dsc" || fetch_failed "no trilinos_${version#*:}.dsc"
-read -r checksum tarball_name < <(awk -v name="trilinos_${upstream}.orig.tar." '
-  /^Checksums-Sha256:/ {s = 1; next}
-  /^[^ ]/ {s = 0}
-  s && index($3, name) == 1 {print $1, $3; exit}' "$work/trilinos.dsc") || true
-[ -n "${tarball_name:-}" ] || fetch_failed "no upstream tarball listed in the .dsc"
-tarball="$work/$tarball_name"
-if [ ! -f "$tarball" ]; then
-  echo "kokkos_openmp: fetching $tarball_name (~170 MB)" >&2
-  curl -fsS -o "$tarball.part" "$pool/$tarball_name" || fetch_failed "download of $tarball_name failed"
-  actual=$(sha256sum "$tarball.part" | cut -d' ' -f1)
-  [ "$checksum" = "$actual" ] || { rm -f "$tarball.part"; fetch_failed "checksum mismatch for $tarball_name"; }
-  mv "$tarball.part" "$tarball"
-fi
+tarball_name=$(basename "$tarball")
 
 # packages/kokkos only (a few MB of the tarball's ~1 GB).
 source_dir=$(find "$work/src" -maxdepth 3 -type d -path '*/packages/kokkos' 2>/dev/null | head -n 1 || true)

@@ -28,14 +28,11 @@ fi
 
 work="$prefix/work"
 mkdir -p "$work"
-tarball="$work/simgrid_$upstream.orig.tar.xz"
-if [ ! -s "$tarball" ]; then
-  curl -sSf -o "$tarball.part" "http://deb.debian.org/debian/pool/main/s/simgrid/simgrid_$upstream.orig.tar.xz" || {
-    echo "build_simgrid.sh: cannot fetch simgrid $upstream sources from deb.debian.org" >&2
-    exit 2
-  }
-  mv "$tarball.part" "$tarball"
-fi
+# apt fetches and checks the source package (deb-src entries added if missing).
+tarball=$(bash "$root/scripts/setup/debian_source.sh" simgrid "$source_version" "$work") || {
+  echo "build_simgrid.sh: cannot fetch simgrid $source_version sources through apt" >&2
+  exit 2
+}
 rm -rf "$work/src"
 mkdir -p "$work/src"
 tar -xf "$tarball" -C "$work/src" --strip-components=1

@@ -19,17 +19,20 @@
 #                          the time is the same without (network only), but SMPI's
 #                          first-use allocations then show in total_bytes_per_rank
 #   --iprobe S             simulated cost of one MPI_Iprobe / MPI_Test (default 1e-7)
-#   --out FILE             JSON lines, appended (default docs/scaling/smpi.jsonl)
+#   --out FILE             JSON lines, appended (default BUILD-DIR/results/scaling_smpi.jsonl;
+#                          the committed rows are docs/results/scaling/smpi.jsonl: name it to add to them)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
 #   --build-dir DIR        the SMPI build (default build-smpi)
-#   --skip-done            skip (P, impl, family, compute, reduce_scatter) rows already in --out
+#   --skip-done            skip (P, impl, family, compute, and for mpich_alg reduce_scatter)
+#                          rows already in --out (rows are parsed: any JSON spacing)
 #   --stock-simgrid        run on Debian's libsimgrid as installed, not on the patched
-#                          build of build_simgrid.sh (same model, slower at large P)
+#                          build of build_simgrid.sh: no 4-12 minute SimGrid build,
+#                          the same simulated results, slower in real time at large P
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
-reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="$root/docs/scaling/smpi.jsonl" log_dir="" skip_done=0
+reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="" log_dir="" skip_done=0
 stock_simgrid=0
 sizes=()
 while [ $# -gt 0 ]; do
@@ -47,7 +50,7 @@ while [ $# -gt 0 ]; do
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
     --stock-simgrid) stock_simgrid=1; shift ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "simulate.sh: unknown option $1" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
@@ -59,6 +62,7 @@ case "$compute" in
   *) echo "simulate.sh: --compute is network_only or charged" >&2; exit 2 ;;
 esac
 log_dir=${log_dir:-$build/logs}
+out=${out:-$build/results/scaling_smpi.jsonl}
 
 source "$root/scripts/smpi/smpi_common.sh"
 smpi_build "$build" edge_exchange_sim distopo_actor_heap_meter
@@ -87,9 +91,14 @@ for p in "${sizes[@]}"; do
   [ "$compute" = charged ] && heap_meter=
   for impl in ${impls//,/ }; do
     for family in ${families//,/ }; do
-      label="P=$p impl=$impl family=$family compute=$compute reduce_scatter=$rs"
-      if [ "$skip_done" -eq 1 ] && grep -q "\"P\":$p,.*\"compute\":\"$compute\".*\"family\":\"$family\".*\"impl\":\"$impl\"" "$out" &&
-         { [ "$impl" = distopo ] || grep "\"P\":$p,.*\"compute\":\"$compute\".*\"family\":\"$family\".*\"impl\":\"$impl\"" "$out" | grep -q "\"reduce_scatter\":\"$rs\""; }; then
+      # The reduce_scatter algorithm is a setting of MPICH's algorithm only.
+      label="P=$p impl=$impl family=$family compute=$compute"
+      done_fields=("P=$p" "impl=$impl" "family=$family" "compute=$compute")
+      if [ "$impl" != distopo ]; then
+        label+=" reduce_scatter=$rs"
+        done_fields+=("reduce_scatter=$rs")
+      fi
+      if [ "$skip_done" -eq 1 ] && smpi_row_done "$out" "${done_fields[@]}"; then
         echo "skip  $label"
         continue
       fi

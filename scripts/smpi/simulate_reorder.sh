@@ -19,16 +19,18 @@
 #                          while other ranks compute, which makes them slow to simulate
 #   --calibrate S          rank 0 first burns S s of CPU and the row {"calibration":true}
 #                          gives the simulated time it took (charged: should equal it)
-#   --out FILE             JSON lines, appended (default docs/reorder/smpi.jsonl)
+#   --out FILE             JSON lines, appended (default BUILD-DIR/results/reorder_smpi.jsonl;
+#                          the committed rows are docs/results/reorder/smpi.jsonl: name it to add to them)
 #   --log-dir DIR          one log per run (default build-smpi/logs)
 #   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip families whose (P, path, ranks per node, compute, family) row is in --out
-#   --stock-simgrid        Debian's libsimgrid as installed, not the patched build of build_simgrid.sh
+#   --stock-simgrid        Debian's libsimgrid as installed, not the patched build of build_simgrid.sh:
+#                          no 4-12 minute SimGrid build, the same simulated results
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 families=stencil2d,stencil3d_permuted path=gathered ranks_per_node=64 computes=charged effort=balanced
-calibrate=0 iprobe=1e-7 out="$root/docs/reorder/smpi.jsonl" log_dir="" skip_done=0 stock_simgrid=0
+calibrate=0 iprobe=1e-7 out="" log_dir="" skip_done=0 stock_simgrid=0
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,7 +46,7 @@ while [ $# -gt 0 ]; do
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
     --stock-simgrid) stock_simgrid=1; shift ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "simulate_reorder.sh: unknown option $1" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
@@ -52,6 +54,7 @@ done
 [ ${#sizes[@]} -gt 0 ] || { echo "usage: simulate_reorder.sh [options] P..." >&2; exit 2; }
 case "$path" in gathered | distributed) ;; *) echo "simulate_reorder.sh: --path is gathered or distributed" >&2; exit 2 ;; esac
 log_dir=${log_dir:-$build/logs}
+out=${out:-$build/results/reorder_smpi.jsonl}
 
 source "$root/scripts/smpi/smpi_common.sh"
 smpi_build "$build" reorder_sim
@@ -78,8 +81,8 @@ for p in "${sizes[@]}"; do
       esac
       todo=()
       for family in ${families//,/ }; do
-        if [ "$skip_done" -eq 1 ] && grep '"impl":"distopo"' "$out" | grep "\"P\":$p," | grep "\"compute\":\"$compute\"" |
-           grep "\"family\":\"$family\"" | grep "\"path\":\"$path\"" | grep "\"effort\":\"$effort\"" | grep "\"iprobe_s\":$iprobe," | grep -q "\"ranks_per_node\":$k,"; then
+        if [ "$skip_done" -eq 1 ] && smpi_row_done "$out" impl=distopo "P=$p" "compute=$compute" "family=$family" \
+             "path=$path" "effort=$effort" "iprobe_s=$iprobe" "ranks_per_node=$k"; then
           echo "skip  P=$p path=$path k=$k compute=$compute family=$family"
           continue
         fi

@@ -63,3 +63,44 @@ smpi_platform() {
   mkdir -p "$(dirname "$platform")"
   bash "$root/scripts/smpi/fat_tree_platform.sh" "$p" >"$platform"
 }
+
+# Succeeds if JSON-lines file $1 holds a row with every field of $2...
+# (name=value; equal as JSON values, as text, or as numbers: "1e-7" matches
+# both 1e-7 and "1e-7").
+# Parsed, not grepped: rows written with spaces ("P": 256) or in another key
+# order are found too.
+smpi_row_done() {
+  python3 - "$@" <<'PY'
+import json, sys
+path = sys.argv[1]
+wanted = dict(field.partition("=")[::2] for field in sys.argv[2:])
+
+def same(value, text):
+    if str(value) == text:
+        return True
+    try:
+        if value == json.loads(text):
+            return True
+    except ValueError:
+        pass
+    try:
+        return not isinstance(value, bool) and float(value) == float(text)
+    except (TypeError, ValueError):
+        return False
+try:
+    lines = open(path, encoding="utf-8")
+except FileNotFoundError:
+    sys.exit(1)
+for line in lines:
+    line = line.strip()
+    if not line.startswith("{"):
+        continue
+    try:
+        row = json.loads(line)
+    except ValueError:
+        continue
+    if all(name in row and same(row[name], text) for name, text in wanted.items()):
+        sys.exit(0)
+sys.exit(1)
+PY
+}

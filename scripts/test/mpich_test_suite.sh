@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the topology and neighborhood-collective tests that MPICH ships
-# (test/mpi/topo, test/mpi/coll/*neighb*, test/mpi/errors/topo), unchanged,
-# against distopo's C API: each program is built with mpicc and run with
-# libdistopo_mpi.so preloaded, at the process counts of MPICH's testlists.
+# (test/mpi/topo, test/mpi/coll/*neighb*, test/mpi/errors/topo, and the
+# Fortran ones test/mpi/f77/topo, f90/topo, f08/topo), unchanged, against
+# distopo's C API and Fortran entry points: each program is built with mpicc
+# (or mpifort, when there is one) and run with libdistopo_mpi.so preloaded,
+# at the process counts of MPICH's testlists.
 # The sources come from Debian's mpich source package (the MPICH this project
-# links), fetched from the Debian archive and checked against its .dsc.
+# links), fetched and checked by apt (scripts/setup/debian_source.sh).
 #
 # Usage: bash scripts/test/mpich_test_suite.sh <build dir>
 # Exit status: 0 if every test passes or fails only as listed in
@@ -25,26 +27,21 @@ KNOWN_DIFFERENCES="cartsuball"
 
 version=$(dpkg-query -W -f='${source:Version}' libmpich-dev 2>/dev/null || echo 4.0.2-3)
 upstream=${version%-*}
-pool=http://deb.debian.org/debian/pool/main/m/mpich
 work="$build/mpich-test-suite"
-tarball="$work/mpich_${upstream}.orig.tar.xz"
-mkdir -p "$work"
-if [ ! -f "$tarball" ]; then
-  if ! curl -fsS -o "$work/mpich.dsc" "$pool/mpich_${version}.dsc" ||
-     ! curl -fsS -o "$tarball.part" "$pool/mpich_${upstream}.orig.tar.xz"; then
-    echo "mpich_test_suite: cannot fetch mpich ${version} sources from $pool" >&2
-    exit 2
-  fi
-  expected=$(awk '/^Checksums-Sha256:/ {s=1; next} s && /orig.tar.xz$/ {print $1; exit}' "$work/mpich.dsc")
-  actual=$(sha256sum "$tarball.part" | cut -d' ' -f1)
-  [ "$expected" = "$actual" ] || { echo "mpich_test_suite: checksum mismatch" >&2; exit 1; }
-  mv "$tarball.part" "$tarball"
-fi
+# apt fetches and checks the source package (deb-src entries added if missing).
+tarball=$(bash "$root/scripts/setup/debian_source.sh" mpich "$version" "$work") || {
+  echo "mpich_test_suite: cannot fetch mpich ${version} sources through apt" >&2
+  exit 2
+}
 
 src="$work/mpich-${upstream}/test/mpi"
 if [ ! -d "$src/topo" ]; then
   tar -xJf "$tarball" -C "$work" "mpich-${upstream}/test/mpi/topo" "mpich-${upstream}/test/mpi/coll" \
       "mpich-${upstream}/test/mpi/errors/topo" "mpich-${upstream}/test/mpi/util" "mpich-${upstream}/test/mpi/include"
+fi
+if [ ! -d "$src/f08/topo" ]; then
+  tar -xJf "$tarball" -C "$work" "mpich-${upstream}/test/mpi/f77/topo" "mpich-${upstream}/test/mpi/f90/topo" \
+      "mpich-${upstream}/test/mpi/f08/topo"
 fi
 # What MPICH's configure would write for this machine (only what the harness reads).
 cat > "$src/include/mpitestconf.h" <<'EOF'
@@ -101,10 +98,44 @@ run_list() {  # <directory> <testlist>: lines "name nprocs [options]"
   done <"$list"
 }
 
+# Fortran: <directory> <testlist> <source suffix> <harness>: MPICH's
+# harness (test/mpi/util/mtest_f77.f, mtest_f90.f90, mtest_f08.f90) is
+# compiled once per binding, in a directory of its own for its modules, and
+# linked with each program.
+run_fortran_list() {
+  local dir=$1 list=$2 suffix=$3 harness=$4 name np rest output out
+  out="$bin/fortran-$(basename "$(dirname "$dir")")"
+  mkdir -p "$out"
+  (cd "$out" && mpifort -w -c "$src/util/$harness" -o harness.o)
+  while read -r name np rest; do
+    [ -n "$name" ] && [[ "$name" != \#* ]] || continue
+    if ! (cd "$out" && mpifort -w "$dir/$name.$suffix" harness.o -o "$name"); then
+      echo "FAIL  $name: does not build"
+      failed=$((failed + 1))
+      continue
+    fi
+    if output=$(timeout 120 mpiexec -n "$np" "$out/$name" 2>&1 </dev/null) && grep -q "No Errors" <<<"$output"; then
+      echo "pass  $name (np=$np)"
+      passed=$((passed + 1))
+    else
+      echo "FAIL  $name (np=$np)"
+      sed 's/^/      /' <<<"$output" | head -20
+      failed=$((failed + 1))
+    fi
+  done <"$list"
+}
+
 run_list "$src/topo" "$src/topo/testlist"
 grep -E '^(p_)?neighb_|^ring_neighbor' "$src/coll/testlist.in" | awk '{print $1, $2}' | sort -u >"$work/neighbor.testlist"
 run_list "$src/coll" "$work/neighbor.testlist"
 run_list "$src/errors/topo" "$src/errors/topo/testlist"
+if command -v mpifort >/dev/null && command -v gfortran >/dev/null; then
+  run_fortran_list "$src/f77/topo" "$src/f77/topo/testlist" f mtest_f77.f
+  run_fortran_list "$src/f90/topo" "$src/f90/topo/testlist" f90 mtest_f90.f90
+  run_fortran_list "$src/f08/topo" "$src/f08/topo/testlist" f90 mtest_f08.f90
+else
+  echo "mpich_test_suite: no Fortran compiler (gfortran comes with libmpich-dev): Fortran tests not run"
+fi
 
 echo "MPICH test suite against distopo: $passed passed, $failed failed, $expected_failures known differences"
 [ "$failed" -eq 0 ]

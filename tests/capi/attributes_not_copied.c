@@ -63,11 +63,9 @@ static void run_collectives(MPI_Comm topo, const char* what) {
   CHECK(indegree <= 64 && outdegree <= 64, "%s: too many neighbors for this test", what);
   expect_error_class(MPI_Neighbor_alltoall(send, 1, MPI_INT, receive, 1, MPI_INT, topo), MPI_SUCCESS, what);
   MPI_Request request = MPI_REQUEST_NULL;
-  expect_error_class(MPI_Ineighbor_allgather(send, 1, MPI_INT, receive, 1, MPI_INT, topo, &request), MPI_SUCCESS,
-                     what);
+  expect_error_class(MPI_Ineighbor_allgather(send, 1, MPI_INT, receive, 1, MPI_INT, topo, &request), MPI_SUCCESS, what);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
-  expect_error_class(MPI_Neighbor_allgather_init(send, 1, MPI_INT, receive, 1, MPI_INT, topo, MPI_INFO_NULL,
-                                                 &request),
+  expect_error_class(MPI_Neighbor_allgather_init(send, 1, MPI_INT, receive, 1, MPI_INT, topo, MPI_INFO_NULL, &request),
                      MPI_SUCCESS, what);
   if (request != MPI_REQUEST_NULL) {
     MPI_Start(&request);
@@ -116,8 +114,8 @@ int main(int argc, char** argv) {
   const int previous = (rank + size - 1) % size;
   for (int round = 0; round < 2; ++round) { /* the second round finds whatever the first cached */
     MPI_Comm topo = MPI_COMM_NULL;
-    int rc = MPI_Dist_graph_create_adjacent(base, 1, &previous, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED,
-                                            MPI_INFO_NULL, 0, &topo);
+    int rc = MPI_Dist_graph_create_adjacent(base, 1, &previous, MPI_UNWEIGHTED, 1, &next, MPI_UNWEIGHTED, MPI_INFO_NULL,
+                                            0, &topo);
     check_result(rc, &topo, "MPI_Dist_graph_create_adjacent");
 
     const int source = rank;

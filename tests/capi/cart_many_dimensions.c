@@ -55,8 +55,8 @@ static void expect_message(int rc, const char* needle, const char* second, const
   char text[MPI_MAX_ERROR_STRING] = "";
   int length = 0;
   MPI_Error_string(rc, text, &length);
-  CHECK(strstr(text, needle) != NULL && strstr(text, second) != NULL, "%s: the message lacks '%s' or '%s': %s",
-        what, needle, second, text);
+  CHECK(strstr(text, needle) != NULL && strstr(text, second) != NULL, "%s: the message lacks '%s' or '%s': %s", what,
+        needle, second, text);
 }
 
 static void partial_unweighted(void) {
@@ -68,8 +68,8 @@ static void partial_unweighted(void) {
   { /* the last rank gives MPI_UNWEIGHTED for the sources and weights for the destinations */
     const int partial = rank == size - 1;
     MPI_Comm graph = MPI_COMM_NULL;
-    const int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &previous, partial ? MPI_UNWEIGHTED : &weight,
-                                                  1, &next, &weight, MPI_INFO_NULL, 0, &graph);
+    const int rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &previous, partial ? MPI_UNWEIGHTED : &weight, 1,
+                                                  &next, &weight, MPI_INFO_NULL, 0, &graph);
     expect_message(rc, this_rank, "sourceweights", "MPI_UNWEIGHTED for the sources only");
   }
   if (size > 1) { /* MPI_UNWEIGHTED on the last rank only */

@@ -149,8 +149,7 @@ static void persistent(const struct Target* t) {
   int send[4] = {0, 0, 0, 0}, recv[4] = {-1, -1, -1, -1};
   const int recvcount = rank == 0 ? 1 : 2;
   MPI_Request request;
-  CHECK_EQ_INT(MPI_Neighbor_alltoall_init(send, 2, MPI_INT, recv, recvcount, MPI_INT, t->comm, MPI_INFO_NULL,
-                                          &request),
+  CHECK_EQ_INT(MPI_Neighbor_alltoall_init(send, 2, MPI_INT, recv, recvcount, MPI_INT, t->comm, MPI_INFO_NULL, &request),
                MPI_SUCCESS);
   for (int round = 8; round < 11; ++round) {
     fill(send, recv, round);

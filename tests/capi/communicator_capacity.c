@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   for (int kind = 0; kind < 3; ++kind) {
     const int topologies = count_topologies(kind);
     if (rank == 0) {
-      printf("%s: %d live communicators with a neighbor collective each; MPI_Comm_dup: %d\n", kinds[kind],
-             topologies, duplicates);
+      printf("%s: %d live communicators with a neighbor collective each; MPI_Comm_dup: %d\n", kinds[kind], topologies,
+             duplicates);
     }
     CHECK(100LL * topologies >= 95LL * duplicates, "%s: %d live communicators, fewer than 95%% of %d", kinds[kind],
           topologies, duplicates);

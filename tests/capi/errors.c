@@ -15,8 +15,8 @@ static void dist_graph_case(const char* what, int n, int degree, int destination
   int destinations[1] = {destination};
   int weights[1] = {weight};
   MPI_Comm graph = MPI_COMM_WORLD; /* must come back as MPI_COMM_NULL */
-  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, n, &source, &degree, destinations, weights, MPI_INFO_NULL, 0,
-                                       &graph);
+  const int rc =
+      MPI_Dist_graph_create(MPI_COMM_WORLD, n, &source, &degree, destinations, weights, MPI_INFO_NULL, 0, &graph);
   expect_error_class(rc, expected, what);
   CHECK(graph == MPI_COMM_NULL, "%s: output communicator not MPI_COMM_NULL", what);
 }
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
     if (size > 1) {
       int source = rank, degree = 0;
       MPI_Comm graph;
-      const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, NULL, MPI_UNWEIGHTED,
-                                           MPI_INFO_NULL, bad, &graph);
+      const int rc =
+          MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, NULL, MPI_UNWEIGHTED, MPI_INFO_NULL, bad, &graph);
       expect_error_class(rc, MPI_ERR_ARG, "reorder on one rank only");
     }
   }
@@ -96,14 +96,14 @@ int main(int argc, char** argv) {
     expect_error_class(MPI_Cart_get(MPI_COMM_WORLD, 1, dims, periods, coords), MPI_ERR_TOPOLOGY,
                        "cart_get without a topology");
     int send = 1, recv = 0;
-    expect_error_class(MPI_Neighbor_alltoall(&send, 1, MPI_INT, &recv, 1, MPI_INT, MPI_COMM_WORLD),
-                       MPI_ERR_TOPOLOGY, "neighbor_alltoall without a topology");
+    expect_error_class(MPI_Neighbor_alltoall(&send, 1, MPI_INT, &recv, 1, MPI_INT, MPI_COMM_WORLD), MPI_ERR_TOPOLOGY,
+                       "neighbor_alltoall without a topology");
   }
   { /* the message says what was wrong and where */
     int source = rank, degree = bad ? -3 : 0;
     MPI_Comm graph;
-    const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, NULL, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                         &graph);
+    const int rc =
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, NULL, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
     MPI_Error_string(rc, text, &length);

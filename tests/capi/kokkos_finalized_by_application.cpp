@@ -35,8 +35,7 @@ void build_and_use(int per_neighbor, const char* what) {
   if (rc != MPI_SUCCESS) return;
   int indegree = 0, outdegree = 0, weighted = 0;
   MPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &weighted);
-  CHECK(indegree == 2 * per_neighbor && outdegree == 2 * per_neighbor, "%s: degrees %d, %d", what, indegree,
-        outdegree);
+  CHECK(indegree == 2 * per_neighbor && outdegree == 2 * per_neighbor, "%s: degrees %d, %d", what, indegree, outdegree);
   std::vector<int> send(static_cast<std::size_t>(outdegree), rank);
   std::vector<int> receive(static_cast<std::size_t>(indegree), -1);
   expect_error_class(MPI_Neighbor_alltoall(send.data(), 1, MPI_INT, receive.data(), 1, MPI_INT, graph), MPI_SUCCESS,

@@ -73,8 +73,8 @@ static int alltoallv(enum Form form, const void* send, const MPI_Count sendcount
                                      &request);
       break;
     default:
-      rc = MPI_Neighbor_alltoallv_init_c(send, sendcounts, sdispls, sendtype, recv, recvcounts, rdispls, recvtype,
-                                         comm, MPI_INFO_NULL, &request);
+      rc = MPI_Neighbor_alltoallv_init_c(send, sendcounts, sdispls, sendtype, recv, recvcounts, rdispls, recvtype, comm,
+                                         MPI_INFO_NULL, &request);
   }
   return complete(form, &request, rc);
 }
@@ -113,12 +113,12 @@ static void every_operation(MPI_Comm ring, enum Form form) {
         rc = MPI_Ineighbor_allgatherv_c(&mine, 1, MPI_INT, area + 3, counts, displs, MPI_INT, ring, &request);
         break;
       default:
-        rc = MPI_Neighbor_allgatherv_init_c(&mine, 1, MPI_INT, area + 3, counts, displs, MPI_INT, ring,
-                                            MPI_INFO_NULL, &request);
+        rc = MPI_Neighbor_allgatherv_init_c(&mine, 1, MPI_INT, area + 3, counts, displs, MPI_INT, ring, MPI_INFO_NULL,
+                                            &request);
     }
     CHECK_EQ_INT(complete(form, &request, rc), MPI_SUCCESS);
-    CHECK(area[2] == below && area[0] == above && area[1] == -1 && area[3] == -1,
-          "allgatherv_c (%s): {%d, %d, %d, %d}", name, area[0], area[1], area[2], area[3]);
+    CHECK(area[2] == below && area[0] == above && area[1] == -1 && area[3] == -1, "allgatherv_c (%s): {%d, %d, %d, %d}",
+          name, area[0], area[1], area[2], area[3]);
   }
   { /* alltoall */
     int send[2] = {ring_value(rank, 0, 1), ring_value(rank, 1, 1)}, recv[2] = {-1, -1};
@@ -206,14 +206,13 @@ static void unaddressable_init(MPI_Comm ring) {
   const int bad = rank == 0;
   const MPI_Count huge = (MPI_Count)1 << 62;
   MPI_Request request = MPI_REQUEST_NULL;
-  int rc = MPI_Neighbor_alltoall_init_c(send, 1, MPI_INT, recv, bad ? huge : 1, MPI_INT, ring, MPI_INFO_NULL,
-                                        &request);
+  int rc = MPI_Neighbor_alltoall_init_c(send, 1, MPI_INT, recv, bad ? huge : 1, MPI_INT, ring, MPI_INFO_NULL, &request);
   expect_error_class(rc, bad ? MPI_ERR_COUNT : MPI_SUCCESS, "alltoall_init_c: 2^62 ints per block");
   if (rc == MPI_SUCCESS) MPI_Request_free(&request);
   const MPI_Count good[2] = {1, 1}, bad_counts[2] = {1, huge};
   const MPI_Aint displs[2] = {0, 1};
-  rc = MPI_Neighbor_alltoallv_init_c(send, good, displs, MPI_INT, recv, bad ? bad_counts : good, displs, MPI_INT,
-                                     ring, MPI_INFO_NULL, &request);
+  rc = MPI_Neighbor_alltoallv_init_c(send, good, displs, MPI_INT, recv, bad ? bad_counts : good, displs, MPI_INT, ring,
+                                     MPI_INFO_NULL, &request);
   expect_error_class(rc, bad ? MPI_ERR_COUNT : MPI_SUCCESS, "alltoallv_init_c: 2^62 ints in one block");
   if (rc == MPI_SUCCESS) MPI_Request_free(&request);
 }

@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
       weights[i] = 1;
     }
     MPI_Comm graph = MPI_COMM_NULL;
-    const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, destinations, weights, MPI_INFO_NULL, 0,
-                                         &graph);
+    const int rc =
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, destinations, weights, MPI_INFO_NULL, 0, &graph);
     CHECK_EQ_INT(rc, MPI_SUCCESS);
     int indegree = 0, outdegree = 0, weighted = 0;
     MPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &weighted);
@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
   {
     const int degree = rank == size - 1 ? -1 : 0;
     MPI_Comm graph = MPI_COMM_NULL;
-    const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, NULL, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                         &graph);
+    const int rc =
+        MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &degree, NULL, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
     expect_error_class(rc, MPI_ERR_ARG, "negative degree on the last rank");
   }
 

@@ -34,8 +34,8 @@ static int create_and_see_if_moved(MPI_Info info, int limit_rank_zero, const cha
   const int source = rank;
   const int degree = kEdgesPerRank;
   MPI_Comm graph = MPI_COMM_NULL;
-  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, MPI_UNWEIGHTED, info, 1,
-                                       &graph);
+  const int rc =
+      MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &source, &degree, destinations, MPI_UNWEIGHTED, info, 1, &graph);
   if (limit_rank_zero && rank == 0) setrlimit(RLIMIT_AS, &original);
   expect_error_class(rc, MPI_SUCCESS, what);
   if (rc != MPI_SUCCESS) return -1;

@@ -29,8 +29,8 @@ static void check_empty(const MPI_Status* status, const char* what) {
   MPI_Get_count(status, MPI_BYTE, &count);
   MPI_Test_cancelled(status, &cancelled);
   CHECK(status->MPI_SOURCE == MPI_ANY_SOURCE && status->MPI_TAG == MPI_ANY_TAG && count == 0 && !cancelled,
-        "%s: status not empty (source %d, tag %d, count %d, cancelled %d)", what, status->MPI_SOURCE,
-        status->MPI_TAG, count, cancelled);
+        "%s: status not empty (source %d, tag %d, count %d, cancelled %d)", what, status->MPI_SOURCE, status->MPI_TAG,
+        count, cancelled);
 }
 
 static void nonblocking(MPI_Comm ring, int rank) {

@@ -167,8 +167,8 @@ static void mixed_arrays(void) {
     }
     const int expected[8] = {1, 1, 1, 0, 1, 0, 1, 1};
     for (int i = 0; i < 8; ++i) {
-      CHECK(seen[i] == expected[i], "%s: request %d completed %d times", testing ? "MPI_Testsome" : "MPI_Waitsome",
-            i, seen[i]);
+      CHECK(seen[i] == expected[i], "%s: request %d completed %d times", testing ? "MPI_Testsome" : "MPI_Waitsome", i,
+            seen[i]);
     }
     mix_check(&m, round, testing ? "MPI_Testsome" : "MPI_Waitsome");
   }

@@ -10,14 +10,14 @@
 static int failures = 0;
 static int rank = -1;
 
-#define EXPECT(cond, ...)                              \
-  do {                                                 \
-    if (!(cond)) {                                     \
+#define EXPECT(cond, ...)                                    \
+  do {                                                       \
+    if (!(cond)) {                                           \
       fprintf(stderr, "rank %d, line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                    \
-      fprintf(stderr, "\n");                           \
-      ++failures;                                      \
-    }                                                  \
+      fprintf(stderr, __VA_ARGS__);                          \
+      fprintf(stderr, "\n");                                 \
+      ++failures;                                            \
+    }                                                        \
   } while (0)
 
 static MPI_Comm world_of(MPI_Session session, const char* tag) {

@@ -64,8 +64,8 @@ static void dist_graph_three_ways(void) {
   MPI_Comm graphs[3];
   MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &rank, &outdegree[rank], out[rank], ones, MPI_INFO_NULL, 0, &graphs[0]);
   const int all_sources[4] = {0, 1, 2, 3}, all_degrees[4] = {2, 1, 1, 2}, all_destinations[6] = {1, 3, 0, 3, 0, 2};
-  MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? 4 : 0, all_sources, all_degrees, all_destinations,
-                        MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graphs[1]);
+  MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? 4 : 0, all_sources, all_degrees, all_destinations, MPI_UNWEIGHTED,
+                        MPI_INFO_NULL, 0, &graphs[1]);
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, outdegree[rank], in[rank], ones, outdegree[rank], out[rank], ones,
                                  MPI_INFO_NULL, 0, &graphs[2]);
   for (int g = 0; g < 3; ++g) {
@@ -122,7 +122,7 @@ static void poisson_setup(void) {
   int me, coords[2];
   MPI_Comm_rank(grid, &me);
   MPI_Cart_coords(grid, me, 2, coords);
-  double u = 1.0 + me;  /* distinct values first: check the halo */
+  double u = 1.0 + me; /* distinct values first: check the halo */
   for (int d = 0; d < 2; ++d) {
     int below, above;
     MPI_Cart_shift(grid, d, 1, &below, &above);
@@ -134,7 +134,7 @@ static void poisson_setup(void) {
     MPI_Cart_coords(grid, above, 2, neighbor_coords);
     CHECK_EQ_INT(neighbor_coords[d], (coords[d] + 1) % dims[d]);
   }
-  u = 3.0;  /* constant field: a Jacobi sweep must keep it */
+  u = 3.0; /* constant field: a Jacobi sweep must keep it */
   for (int sweep = 0; sweep < 5; ++sweep) {
     double halo[4], send[4] = {u, u, u, u};
     MPI_Neighbor_alltoall(send, 1, MPI_DOUBLE, halo, 1, MPI_DOUBLE, grid);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "distopo/cart.hpp"
 #include "cartesian_blocks.hpp"
+#include "distopo/cart.hpp"
 #include "distopo/core/comm.hpp"
 #include "distopo/core/grid.hpp"
 #include "distopo/core/topology.hpp"

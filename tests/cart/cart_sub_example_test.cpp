@@ -12,8 +12,8 @@ namespace {
 
 TEST(CartSubExample, TwoByThreeByFour) {
   if (distopo::comm_size(MPI_COMM_WORLD) < 24) GTEST_SKIP() << "needs 24 processes";
-  distopo::Comm grid = distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{2, 3, 4},
-                                            {distopo::open, distopo::open, distopo::open});
+  distopo::Comm grid =
+      distopo::cart_create(MPI_COMM_WORLD, std::vector<int>{2, 3, 4}, {distopo::open, distopo::open, distopo::open});
   if (grid.is_null()) return;
   const std::vector<int> own = distopo::cart_get(grid).coords;
   struct Case {
@@ -22,8 +22,8 @@ TEST(CartSubExample, TwoByThreeByFour) {
     std::vector<int> coords;
     int count;  // communicators created
   };
-  for (const Case& c : {Case{{true, false, true}, {2, 4}, {own[0], own[2]}, 3},
-                        Case{{false, false, true}, {4}, {own[2]}, 6}}) {
+  for (const Case& c :
+       {Case{{true, false, true}, {2, 4}, {own[0], own[2]}, 3}, Case{{false, false, true}, {4}, {own[2]}, 6}}) {
     distopo::Comm sub = distopo::cart_sub(grid, c.remain);
     EXPECT_EQ(distopo::cart_get(sub).dims, c.dims);
     EXPECT_EQ(distopo::cart_get(sub).coords, c.coords);

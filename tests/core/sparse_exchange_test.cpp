@@ -1,3 +1,5 @@
+#include "distopo/core/sparse_exchange.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -9,15 +11,14 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/runtime.hpp"
-#include "distopo/core/sparse_exchange.hpp"
 #include "mpi_testing.hpp"
 
 namespace {
 
 using distopo::Comm;
+using distopo::OutgoingMessage;
 using distopo::testing::world_rank;
 using distopo::testing::world_size;
-using distopo::OutgoingMessage;
 
 // Back-to-back exchanges alternate between two communicators (the rule in
 // sparse_exchange.hpp).
@@ -192,14 +193,13 @@ TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
   std::vector<int> received;
   std::vector<int> rejected_by;
   std::vector<int> flags{0};
-  const distopo::ExchangeVerdicts verdicts{
-      .accept = [](int source, int) { return source % 2 == 1 ? 7 : 0; },
-      .on_rejected =
-          [&](int destination, int verdict) {
-            EXPECT_EQ(verdict, 7);
-            rejected_by.push_back(destination);
-            flags[0] = 1;
-          }};
+  const distopo::ExchangeVerdicts verdicts{.accept = [](int source, int) { return source % 2 == 1 ? 7 : 0; },
+                                           .on_rejected =
+                                               [&](int destination, int verdict) {
+                                                 EXPECT_EQ(verdict, 7);
+                                                 rejected_by.push_back(destination);
+                                                 flags[0] = 1;
+                                               }};
   distopo::sparse_exchange_into<int>(
       comm, messages,
       [&](int, int count) {

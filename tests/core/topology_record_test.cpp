@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "mpi_testing.hpp"
 #include "distopo/distgraph.hpp"
+#include "mpi_testing.hpp"
 
 namespace {
 

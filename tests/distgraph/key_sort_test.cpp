@@ -1,3 +1,5 @@
+#include "distopo/distgraph/key_sort.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "distopo/distgraph/edge_key.hpp"
-#include "distopo/distgraph/key_sort.hpp"
 
 namespace {
 

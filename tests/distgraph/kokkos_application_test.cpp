@@ -37,9 +37,7 @@ const Kokkos::ScopeGuard application_kokkos(application_arguments());
 // (above 4096 keys), named by ranks that own neither end.
 constexpr int kEdgesPerRank = 3000;
 
-distopo::Edge edge(int rank, int i, int p) {
-  return {(rank + i) % p, (rank * 31 + i * 17) % p, (rank + 3 * i) % 5};
-}
+distopo::Edge edge(int rank, int i, int p) { return {(rank + i) % p, (rank * 31 + i * 17) % p, (rank + 3 * i) % 5}; }
 
 TEST(KokkosOfTheApplication, SortsWithItAndLeavesItAsStarted) {
   ASSERT_TRUE(Kokkos::is_initialized());

@@ -1,5 +1,7 @@
 // The node-aware Cartesian mapping as pure functions: always a permutation,
 // never more off-node neighbor pairs than consecutive-rank nodes.
+#include "cartesian_blocks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "distopo/cart.hpp"
-#include "cartesian_blocks.hpp"
 
 namespace {
 

@@ -1,13 +1,13 @@
 // The node-aware mapping of graph topologies (graph_create / graph_map with
 // reorder): exact block sizes, a permutation, never worse than consecutive
 // blocks, and the optimal blocks where they are known.
+#include "graph_blocks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 #include <vector>
-
-#include "graph_blocks.hpp"
 
 namespace {
 
@@ -83,14 +83,16 @@ TEST(GraphBlocks, RepeatedEdgesPullTheirEndsTogether) {
   expect_partition_like_consecutive(blocks, 8, 2);
   EXPECT_NE(std::find(blocks.begin(), blocks.end(), std::vector<int>{1, 2}), blocks.end());
   EXPECT_NE(std::find(blocks.begin(), blocks.end(), std::vector<int>{5, 6}), blocks.end());
-  EXPECT_LT(blocks_cut(8, graph.index, graph.edges, blocks), blocks_cut(8, graph.index, graph.edges, consecutive(8, 2)));
+  EXPECT_LT(blocks_cut(8, graph.index, graph.edges, blocks),
+            blocks_cut(8, graph.index, graph.edges, consecutive(8, 2)));
 }
 
 TEST(GraphBlocks, FewerNodesThanProcessesLeaveAShortLastBlock) {
   const Graph graph = stencil(2, 5);
   const auto blocks = graph_node_blocks(10, graph.index, graph.edges, 4);
   expect_partition_like_consecutive(blocks, 10, 4);
-  EXPECT_LE(blocks_cut(10, graph.index, graph.edges, blocks), blocks_cut(10, graph.index, graph.edges, consecutive(10, 4)));
+  EXPECT_LE(blocks_cut(10, graph.index, graph.edges, blocks),
+            blocks_cut(10, graph.index, graph.edges, consecutive(10, 4)));
 }
 
 TEST(GraphBlocks, NoEdgesKeepConsecutiveBlocks) {

@@ -16,8 +16,8 @@
 #include <random>
 #include <vector>
 
-#include "mpi_testing.hpp"
 #include "exact_partition.hpp"
+#include "mpi_testing.hpp"
 
 namespace {
 

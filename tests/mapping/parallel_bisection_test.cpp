@@ -11,8 +11,8 @@
 #include <optional>
 #include <vector>
 
-#include "mpi_testing.hpp"
 #include "exact_partition.hpp"
+#include "mpi_testing.hpp"
 
 namespace {
 

@@ -92,8 +92,7 @@ TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
   distopo::Comm comm = ring();
   const int me = comm.rank();
   std::vector<int> send(2), recv(2, -1), other_recv(2, -1);
-  distopo::PersistentRequest request =
-      distopo::neighbor_alltoall_init(comm, send, recv);
+  distopo::PersistentRequest request = distopo::neighbor_alltoall_init(comm, send, recv);
   EXPECT_FALSE(request.active());
   for (int round = 0; round < 20; ++round) {
     send = {100 * round + 10 * me, 100 * round + 10 * me + 1};

@@ -24,8 +24,8 @@ class FailureCollector : public testing::EmptyTestEventListener {
   void OnTestPartResult(const testing::TestPartResult& result) override {
     if (!result.failed()) return;
     std::ostringstream text;
-    text << (result.file_name() ? result.file_name() : "?") << ":" << result.line_number() << ": "
-         << result.summary() << "\n";
+    text << (result.file_name() ? result.file_name() : "?") << ":" << result.line_number() << ": " << result.summary()
+         << "\n";
     messages_ += text.str();
   }
   // Collective: every rank learns whether any rank failed; rank 0 gets the texts.

@@ -3,10 +3,9 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <vector>
-
 #include <distopo/distgraph.hpp>
 #include <distopo/neighbor.hpp>
+#include <vector>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -15,8 +14,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   {
     // Each rank names the edges it knows about, in any order, any owner.
-    const std::vector<distopo::Edge> edges = {{rank, (rank + 1) % p, /*weight*/ 2},
-                                              {rank, (rank + p - 1) % p, 2}};
+    const std::vector<distopo::Edge> edges = {{rank, (rank + 1) % p, /*weight*/ 2}, {rank, (rank + p - 1) % p, 2}};
     distopo::Comm ring = distopo::dist_graph_create(MPI_COMM_WORLD, edges, {.weighted = true});
     const auto& nb = distopo::dist_graph_neighbors(ring);  // sorted (rank, weight) lists
     std::vector<int> send(nb.destinations.size(), rank), recv(nb.sources.size(), -1);

@@ -25,8 +25,8 @@ struct ReorderOptions {
 };
 
 struct NodeLayout {
-  int node = 0;            // this rank's node, numbered 0 .. node_count-1 in order of the node's lowest rank
-  int local_rank = 0;      // this rank's index on its node (order of ranks in comm)
+  int node = 0;        // this rank's node, numbered 0 .. node_count-1 in order of the node's lowest rank
+  int local_rank = 0;  // this rank's index on its node (order of ranks in comm)
   int node_count = 1;
   int ranks_per_node = 0;  // every node's rank count when all nodes hold the same number, else 0
   bool emulated = false;   // true when the ranks-per-node setting was used

@@ -5,7 +5,9 @@
 // private channel per topology communicator would halve what a program can
 // keep alive. Instead every communicator knows its family: a topology
 // communicator whose ranks are its parent's, in the same order, and every
-// MPI_Comm_dup of a family member belong to the parent's family. A member
+// MPI_Comm_dup of a topology communicator of the family belong to the
+// parent's family (a duplicate of a communicator without topology starts its
+// own: those are what programs give to threads, docs/guide/threads.md). A member
 // leases a range of tags on the family's channel at its first use; a channel
 // holds 2048 ranges (or fewer when MPI_TAG_UB is small) and is made when the
 // family's first lease needs it. Ranges are never handed out twice: a full

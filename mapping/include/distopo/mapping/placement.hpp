@@ -63,8 +63,7 @@ ReorderSettings agreed_reorder_settings(MPI_Comm comm, MPI_Info info);
 // (rank in comm)'s lists. Graph node v becomes rank v, on the process chosen
 // for it; the identity unless the mapping crosses less weight. Never holds a
 // P x P structure; gathers the graph on rank 0 only below the gather limit.
-Placement place(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout,
-                const ReorderSettings& settings);
+Placement place(MPI_Comm comm, const DistGraphTopology& own, const NodeLayout& layout, const ReorderSettings& settings);
 
 // Collective over `channel` (a private communicator over comm's group, same
 // ranks): sends `own` to placement.lists_to and returns the lists of the
