@@ -87,8 +87,8 @@ DISTOPO_CAPI int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int so
         const distopo::DistGraphNeighbors& lists = distopo::dist_graph_neighbors(comm);
         // Only the first max*degree entries; weights only where the graph has them
         // and the caller gave an array for them.
-        const auto copy_side = [&](std::span<const int> ranks, std::span<const int> weights, int max,
-                                   int out_ranks[], int out_weights[], const char* what) {
+        const auto copy_side = [&](std::span<const int> ranks, std::span<const int> weights, int max, int out_ranks[],
+                                   int out_weights[], const char* what) {
           const std::size_t n = std::min(ranks.size(), static_cast<std::size_t>(max));
           if (n == 0) return;
           require_pointer(out_ranks, what);

@@ -1,6 +1,5 @@
 #include "distopo/core/topology.hpp"
 
-
 #include <cstdlib>
 #include <limits>
 #include <new>
