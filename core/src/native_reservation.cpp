@@ -21,6 +21,7 @@ NativeReservation& NativeReservation::operator=(NativeReservation&& other) noexc
 
 void NativeReservation::reserve([[maybe_unused]] std::uint64_t ints) {
 #if DISTOPO_NATIVE_TOPOLOGY
+  if (ints < kMinReservedInts) return;
   if (ints > (SIZE_MAX - kMpichOverhead) / sizeof(int)) throw std::bad_alloc();
   const std::size_t bytes = static_cast<std::size_t>(ints) * sizeof(int) + kMpichOverhead;
   if (bytes <= bytes_) return;

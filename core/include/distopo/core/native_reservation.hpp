@@ -27,9 +27,14 @@ class NativeReservation {
   NativeReservation& operator=(NativeReservation&& other) noexcept;
   ~NativeReservation() { release(); }
 
+  // Lists below this many ints are not reserved for: MPICH's copy of them
+  // is no larger than what any MPI call may allocate, and a mapping and its
+  // release cost two system calls per create, a large share of a small one.
+  static constexpr std::uint64_t kMinReservedInts = std::uint64_t{1} << 16;
+
   // Room for `ints` ints of MPICH's copy, plus kMpichOverhead; throws
-  // std::bad_alloc if the system refuses it. Nothing without a mirror
-  // (DISTOPO_NATIVE_TOPOLOGY off).
+  // std::bad_alloc if the system refuses it. Nothing below kMinReservedInts
+  // or without a mirror (DISTOPO_NATIVE_TOPOLOGY off).
   void reserve(std::uint64_t ints);
 
   // Right before MPICH's constructor.
