@@ -50,6 +50,18 @@ distopo::DistGraphTopology expected_lists(const Ends& ends, bool weighted) {
   return distopo::DistGraphTopology::copy_of(sources, source_weights, destinations, destination_weights, weighted);
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kReallocMoves = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kReallocMoves = true;
+#else
+constexpr bool kReallocMoves = false;
+#endif
+#else
+constexpr bool kReallocMoves = false;
+#endif
+
 // The constructor's order: room taken as the ends arrive (in `batches`
 // messages), then the lists written into the keys' memory (single ends only)
 // or into the room (with tallied ends), which must not move them.
@@ -73,10 +85,12 @@ void expect_lists_like_sorting(Ends ends, bool weighted, const char* what, std::
   EXPECT_EQ(lists.source_weights, expected.source_weights) << what;
   EXPECT_EQ(lists.destination_weights, expected.destination_weights) << what;
   EXPECT_EQ(lists.weighted, weighted) << what;
-  if (!expected.sources.empty()) {
+  // The lists give back what they do not need with realloc, which glibc
+  // does in place; AddressSanitizer's allocator always moves the block.
+  if (!kReallocMoves && !expected.sources.empty()) {
     EXPECT_EQ(lists.sources.data(), lists_memory) << what << ": sources moved";
   }
-  if (!expected.destinations.empty() && expected.sources.empty()) {
+  if (!kReallocMoves && !expected.destinations.empty() && expected.sources.empty()) {
     EXPECT_EQ(lists.destinations.data(), lists_memory) << what << ": destinations moved";
   }
 }
