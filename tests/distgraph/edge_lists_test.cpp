@@ -50,14 +50,8 @@ distopo::DistGraphTopology expected_lists(const Ends& ends, bool weighted) {
   return distopo::DistGraphTopology::copy_of(sources, source_weights, destinations, destination_weights, weighted);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef DISTOPO_SANITIZE
 constexpr bool kReallocMoves = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kReallocMoves = true;
-#else
-constexpr bool kReallocMoves = false;
-#endif
 #else
 constexpr bool kReallocMoves = false;
 #endif
