@@ -12,10 +12,9 @@
 #include <span>
 #include <string>
 
+#include "arguments.hpp"
 #include "distopo/core/error.hpp"
-#include "distopo/neighbor/collective.hpp"
-#include "neighbor_sequence.hpp"
-#include "slot_blocks.hpp"
+#include "plan.hpp"
 
 namespace distopo::detail {
 
