@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "mpi_calls.hpp"
+
 namespace distopo::detail {
 namespace {
 
@@ -143,7 +145,7 @@ Check check_block(const Block& block, int failure, const void* base, const std::
   MPI_Aint extent = 0;
   MPI_Count size = 0;
   check_mpi(PMPI_Type_get_extent(block.type, &lower, &extent), "MPI_Type_get_extent");
-  check_mpi(PMPI_Type_size_c(block.type, &size), "MPI_Type_size_c");
+  check_mpi(mpi::type_size(block.type, &size), "MPI_Type_size");
   MPI_Aint span = 0;
   MPI_Aint data = 0;
   if (__builtin_mul_overflow(block.count, extent < 0 ? -extent : extent, &span) ||

@@ -7,6 +7,7 @@
 // and friends (non-blocking, persistent).
 #include "engine.hpp"
 
+#include <array>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -83,12 +84,17 @@ long long parse_bytes(const std::string& text) {
 std::optional<std::string> setting(MPI_Comm comm, const std::optional<std::string>& kept, const char* key,
                                    const char* env) {
   if (kept) return kept;
+#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_get_info returns no usable info
   MPI_Info info = MPI_INFO_NULL;
   if (PMPI_Comm_get_info(comm, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
     std::optional<std::string> value = info_value(info, key);
     PMPI_Info_free(&info);
     if (value) return value;
   }
+#else
+  (void)comm;
+  (void)key;
+#endif
   if (const char* text = std::getenv(env)) return std::string(text);
   return std::nullopt;
 }
@@ -269,16 +275,33 @@ NeighborAlgorithmChoice neighbor_algorithm(MPI_Comm comm) {
 
 void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
   if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "set_neighbor_info: communicator is MPI_COMM_NULL");
+  // By the keys the info holds: SMPI's MPI_Info_get_valuelen fails on a key
+  // that is not there.
+  detail::Settings given;
+  int keys = 0;
+  if (info != MPI_INFO_NULL) check_mpi(PMPI_Info_get_nkeys(info, &keys), "MPI_Info_get_nkeys");
+  for (int k = 0; k < keys; ++k) {
+    std::array<char, MPI_MAX_INFO_KEY + 1> key{};
+    check_mpi(PMPI_Info_get_nthkey(info, k, key.data()), "MPI_Info_get_nthkey");
+    const std::string name(key.data());
+    std::optional<std::string>* slot = name == detail::kAlgorithmKey      ? &given.algorithm
+                                       : name == detail::kMaxBytesKey     ? &given.max_bytes
+                                       : name == detail::kRanksPerNodeKey ? &given.ranks_per_node
+                                                                          : nullptr;
+    if (slot != nullptr) *slot = info_value(info, name.c_str());
+  }
+#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_set_info frees the caller's info
   check_mpi(PMPI_Comm_set_info(comm, info), "MPI_Comm_set_info");
+#endif
   auto* kept = detail::attribute<detail::Settings>(comm, detail::settings_keyval);
   if (kept == nullptr) {
     auto owned = std::make_unique<detail::Settings>();
     check_mpi(MPI_Comm_set_attr(comm, detail::settings_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     kept = owned.release();
   }
-  if (auto v = info_value(info, detail::kAlgorithmKey)) kept->algorithm = std::move(v);
-  if (auto v = info_value(info, detail::kMaxBytesKey)) kept->max_bytes = std::move(v);
-  if (auto v = info_value(info, detail::kRanksPerNodeKey)) kept->ranks_per_node = std::move(v);
+  if (given.algorithm) kept->algorithm = std::move(given.algorithm);
+  if (given.max_bytes) kept->max_bytes = std::move(given.max_bytes);
+  if (given.ranks_per_node) kept->ranks_per_node = std::move(given.ranks_per_node);
   if (auto* state = detail::attribute<detail::NeighborState>(comm, detail::state_keyval)) state->plan.reset();
 }
 

@@ -43,7 +43,8 @@ void PostedRequests::posted() noexcept {
 }
 
 int PostedRequests::start() noexcept {
-  const int rc = PMPI_Startall(static_cast<int>(posted_), requests_.data());
+  // SMPI rejects MPI_Startall of no request (a null array).
+  const int rc = posted_ == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(posted_), requests_.data());
   if (rc != MPI_SUCCESS) return rc;
   next_ = 0;
   error_ = MPI_SUCCESS;

@@ -84,6 +84,12 @@ inline int type_struct(const std::vector<MPI_Count>& lengths, const std::vector<
 namespace distopo::detail::mpi {
 
 #ifdef DISTOPO_SMPI_BUILD
+inline int message_bytes(const MPI_Status* status, MPI_Count* bytes) {
+  int n = 0;
+  const int rc = PMPI_Get_count(status, MPI_BYTE, &n);
+  *bytes = n;
+  return rc;
+}
 inline int pack(const void* in, MPI_Count count, MPI_Datatype type, void* out, MPI_Count size, MPI_Count* position) {
   int n = 0, s = 0, p = static_cast<int>(*position);
   if (to_int(count, &n) != MPI_SUCCESS || to_int(size, &s) != MPI_SUCCESS) return MPI_ERR_COUNT;
@@ -99,6 +105,9 @@ inline int unpack(const void* in, MPI_Count size, MPI_Count* position, void* out
   return rc;
 }
 #else
+inline int message_bytes(const MPI_Status* status, MPI_Count* bytes) {
+  return PMPI_Get_elements_x(status, MPI_BYTE, bytes);
+}
 inline int pack(const void* in, MPI_Count count, MPI_Datatype type, void* out, MPI_Count size, MPI_Count* position) {
   return PMPI_Pack_c(in, count, type, out, size, position, MPI_COMM_SELF);
 }

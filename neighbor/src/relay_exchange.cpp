@@ -47,7 +47,7 @@ bool receive_next(MPI_Comm channel, int source, int tag, std::vector<unsigned ch
   *rc = PMPI_Iprobe(source, tag, channel, &flag, &status);
   if (*rc != MPI_SUCCESS || !flag) return false;
   MPI_Count bytes = 0;
-  *rc = PMPI_Get_elements_x(&status, MPI_BYTE, &bytes);
+  *rc = mpi::message_bytes(&status, &bytes);
   if (*rc != MPI_SUCCESS) return false;
   buffer.resize(static_cast<std::size_t>(bytes));
   *from = status.MPI_SOURCE;

@@ -32,6 +32,7 @@ std::atomic<std::size_t> registered{0};
 
 }  // namespace detail
 
+#ifndef DISTOPO_SMPI_BUILD
 // MPICH's callbacks, and the making of a request.
 struct NonblockingRequest::Callbacks {
   // A collective's status is empty; a failure is returned (MPICH reports it
@@ -100,6 +101,14 @@ struct NonblockingRequest::Callbacks {
 MPI_Request detail::nonblocking_request(std::unique_ptr<NonblockingRequest::State> state) {
   return NonblockingRequest::Callbacks::make(std::move(state));
 }
+#else
+// SMPI has no MPICH generalized requests: the collective completes at once.
+MPI_Request detail::nonblocking_request(std::unique_ptr<NonblockingRequest::State> state) {
+  state->exchange.finish();
+  if (state->exchange.take() != MPI_SUCCESS) throw state->exchange.error();
+  return MPI_REQUEST_NULL;
+}
+#endif
 
 NonblockingRequest::NonblockingRequest(std::unique_ptr<State> state) noexcept : state_(std::move(state)) {}
 
