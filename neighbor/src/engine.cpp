@@ -191,7 +191,7 @@ void complete(NeighborState& state, const Tags& tags, const Blocks& blocks, cons
       if (state.blocking.take() != MPI_SUCCESS) throw state.blocking.error();
       return;
     case Form::nonblocking: {
-      auto request = std::make_unique<NonblockingRequest::State>();
+      auto request = nonblocking_state();
       post_immediate(state, tags, blocks, origin, request->exchange);
       *completion.request = nonblocking_request(std::move(request));
       return;

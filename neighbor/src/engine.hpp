@@ -82,6 +82,9 @@ class NeighborCall {
 // requests (SMPI) the collective completes here and MPI_REQUEST_NULL is
 // returned; a failure is thrown.
 MPI_Request nonblocking_request(std::unique_ptr<NonblockingRequest::State> state);
+// A state for a non-blocking collective: one a finished request gave back
+// to this thread (its arrays keep their room), or a new one.
+std::unique_ptr<NonblockingRequest::State> nonblocking_state();
 
 }  // namespace detail
 }  // namespace distopo

@@ -109,13 +109,14 @@ class PostedRequests {
   void fail(int code, std::size_t index) noexcept;
 
   std::vector<MPI_Request> requests_;
-  std::vector<int> peers_;           // the rank each request receives from or sends to
-  std::vector<MPI_Datatype> types_;  // kept for persistent messages of several blocks
-  std::size_t receives_ = 0;         // requests [0, receives_) are receives
-  std::size_t posted_ = 0;           // requests posted (all of them, unless posting failed)
-  std::size_t next_ = 0;             // requests before next_ are complete
-  int error_ = MPI_SUCCESS;          // the first failure since the posting or start
-  std::size_t failed_ = 0;           // its request
+  std::vector<int> peers_;            // the rank each request receives from or sends to
+  std::vector<MPI_Datatype> types_;   // kept for persistent messages of several blocks
+  std::vector<MPI_Status> statuses_;  // poll's MPI_Testall
+  std::size_t receives_ = 0;          // requests [0, receives_) are receives
+  std::size_t posted_ = 0;            // requests posted (all of them, unless posting failed)
+  std::size_t next_ = 0;              // requests before next_ are complete
+  int error_ = MPI_SUCCESS;           // the first failure since the posting or start
+  std::size_t failed_ = 0;            // its request
   Posting how_ = Posting::immediate;
   State state_ = State::inactive;
   Origin origin_;
