@@ -125,6 +125,7 @@ struct RemoteGroup {
 // (a, b), which is the order both relays lay them out in.
 struct RelayedPair {
   int node = 0;           // the other node: B for a send relay, A for a receive relay
+  int lane = 0;           // a pair with many sending ranks is cut into lanes (routes.cpp)
   int partner = 0;        // a send relay's receive relay y (a receive relay does not need x)
   std::vector<int> from;  // a of each group
   std::vector<int> to;    // b of each group
@@ -137,7 +138,7 @@ struct Routes {
   // This rank's remote groups, sorted by (peer node, peer).
   std::vector<RemoteGroup> sends;
   std::vector<RemoteGroup> receives;
-  // The pairs this rank relays, sorted by the other node.
+  // The pairs this rank relays, sorted by (the other node, lane).
   std::vector<RelayedPair> send_pairs;
   std::vector<RelayedPair> receive_pairs;
 

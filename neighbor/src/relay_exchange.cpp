@@ -3,7 +3,7 @@
 // Messages, all MPI_PACKED on the collective's channel, each step with its
 // own tag, every length a 64-bit word:
 //   a -> x (gather):   per group of a that x relays, (blocks, bytes); the data
-//   x -> y (relay):    the source node; per group of the pair, (blocks,
+//   x -> y (relay):    the source node and lane; per group, (blocks,
 //                      bytes); the data
 //   y -> b (scatter):  per group of b that y brings, (blocks, bytes); the data
 // Groups are in the plan's orders (plan.hpp), so a relay needs no more than

@@ -74,15 +74,16 @@ void RelayExchange::step_send_relay() noexcept {
       if (--run.out_pair_left[static_cast<std::size_t>(p)] > 0) continue;
       // The pair is complete: one message to its receive relay.
       const auto& pieces = run.out_pieces[static_cast<std::size_t>(p)];
-      std::size_t bytes = (1 + 2 * pieces.size()) * kWord;
+      std::size_t bytes = (2 + 2 * pieces.size()) * kWord;
       for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
       auto& out = run.out_pairs[static_cast<std::size_t>(p)];
       out.resize(bytes);
       put(out, 0, static_cast<Word>(r.node));
-      std::size_t at = (1 + 2 * pieces.size()) * kWord;
+      put(out, 1, static_cast<Word>(r.send_pairs[static_cast<std::size_t>(p)].lane));
+      std::size_t at = (2 + 2 * pieces.size()) * kWord;
       for (std::size_t i = 0; i < pieces.size(); ++i) {
-        put(out, 1 + 2 * i, pieces[i].blocks);
-        put(out, 2 + 2 * i, pieces[i].bytes);
+        put(out, 2 + 2 * i, pieces[i].blocks);
+        put(out, 3 + 2 * i, pieces[i].bytes);
         if (pieces[i].bytes > 0)
           std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
         at += static_cast<std::size_t>(pieces[i].bytes);
@@ -119,14 +120,15 @@ void RelayExchange::step_receive_relay() noexcept {
         if (rc != MPI_SUCCESS) fail(rc, true, -1);
         break;
       }
-      if (rc != MPI_SUCCESS || scratch.size() < kWord) {
+      if (rc != MPI_SUCCESS || scratch.size() < 2 * kWord) {
         fail(rc != MPI_SUCCESS ? rc : MPI_ERR_TRUNCATE, true, from);
         continue;  // not counted: a relay sends nothing shorter than its header
       }
-      const int node = static_cast<int>(get(scratch.data(), 0));
-      const auto it = std::lower_bound(r.receive_pairs.begin(), r.receive_pairs.end(), node,
-                                       [](const RelayedPair& q, int n) { return q.node < n; });
-      if (it == r.receive_pairs.end() || it->node != node) {
+      const std::pair<int, int> key{static_cast<int>(get(scratch.data(), 0)), static_cast<int>(get(scratch.data(), 1))};
+      const auto it =
+          std::lower_bound(r.receive_pairs.begin(), r.receive_pairs.end(), key,
+                           [](const RelayedPair& q, std::pair<int, int> k) { return std::pair(q.node, q.lane) < k; });
+      if (it == r.receive_pairs.end() || std::pair(it->node, it->lane) != key) {
         fail(MPI_ERR_OTHER, true, from);
         continue;
       }
@@ -142,14 +144,14 @@ void RelayExchange::step_receive_relay() noexcept {
     auto& data = run.in_pairs[p];
     data.swap(scratch);
     const std::size_t groups = it->to.size();
-    std::size_t offset = (1 + 2 * groups) * kWord;
+    std::size_t offset = (2 + 2 * groups) * kWord;
     const bool whole = data.size() >= offset;
     if (!whole) fail(MPI_ERR_TRUNCATE, true, from);
     for (std::size_t g = 0; g < groups; ++g) {
       Piece piece;
       piece.blocks = kDropped;
       if (whole) {
-        piece = {data.data() + offset, get(data.data(), 1 + 2 * g), get(data.data(), 2 + 2 * g)};
+        piece = {data.data() + offset, get(data.data(), 2 + 2 * g), get(data.data(), 3 + 2 * g)};
         if (offset + piece.bytes > data.size()) {
           fail(MPI_ERR_TRUNCATE, true, from);
           piece.bytes = 0;

@@ -119,10 +119,10 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
   return x ^ (x >> 31);
 }
 
-// y(A, B): among the distinct receivers of the pair's groups (sorted by
-// (a, b)), one picked by a hash of the pair, so that A's and B's leaders pick
-// the same rank and different pairs land on different ranks.
-int receive_relay(int source_node, int destination_node, const std::vector<std::pair<int, int>>& groups) {
+// y(A, B, lane): among the distinct receivers of the lane's groups (sorted
+// by (a, b)), one picked by a hash of the pair and lane, so that A's and B's
+// leaders pick the same rank and different pairs land on different ranks.
+int receive_relay(int source_node, int destination_node, int lane, const std::vector<std::pair<int, int>>& groups) {
   std::vector<int> receivers;
   receivers.reserve(groups.size());
   for (const auto& g : groups) receivers.push_back(g.second);
@@ -130,7 +130,29 @@ int receive_relay(int source_node, int destination_node, const std::vector<std::
   receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(source_node)) << 32) ^
                             static_cast<std::uint32_t>(destination_node);
-  return receivers[mix(key) % receivers.size()];
+  return receivers[mix(key ^ mix(static_cast<std::uint64_t>(lane))) % receivers.size()];
+}
+
+// A node pair's groups (sorted by (a, b)) in lanes of at most kLaneSenders
+// sending ranks, each lane with its own relays, so that a relay takes at
+// most that many messages per pair and sends one. Lanes follow the senders'
+// order, so both nodes' leaders, which see the same groups, cut the same
+// lanes, and a receiver's groups stay in sender order across lanes.
+constexpr std::size_t kLaneSenders = 8;
+using Groups = std::vector<std::pair<int, int>>;
+std::vector<Groups> lanes(const Groups& groups) {
+  std::vector<int> senders;
+  for (const auto& g : groups) {
+    if (senders.empty() || senders.back() != g.first) senders.push_back(g.first);
+  }
+  const std::size_t count = (senders.size() + kLaneSenders - 1) / kLaneSenders;
+  std::vector<Groups> out(count);
+  std::size_t sender = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (i > 0 && groups[i].first != groups[i - 1].first) ++sender;
+    out[sender * count / senders.size()].push_back(groups[i]);
+  }
+  return out;
 }
 
 // What a rank tells its leader: its rank, then its remote (peer, peer node)
@@ -164,55 +186,72 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
     for (int i = 0; i < receives; ++i, e += 2) in_pairs[e[1]].push_back({e[0], v[0]});
   }
   std::vector<long long> load(locals, 0);
-  std::map<int, int> in_relay;  // node A -> y
-  for (auto& [node, groups] : in_pairs) {
-    std::sort(groups.begin(), groups.end());
-    const int y = receive_relay(node, my_node, groups);
-    in_relay[node] = y;
-    load[local_of.at(y)] += static_cast<long long>(groups.size());
-  }
-  // Send relays: the largest pairs first, each to the least loaded of its
-  // senders, so that no rank carries all of them while one exists that
-  // carries less.
-  std::vector<int> order;
+  // Pairs cut into lanes: (other node, lane) -> groups.
+  std::map<std::pair<int, int>, Groups> out_lanes, in_lanes;
   for (auto& [node, groups] : out_pairs) {
     std::sort(groups.begin(), groups.end());
-    order.push_back(node);
+    auto cut = lanes(groups);
+    for (std::size_t l = 0; l < cut.size(); ++l) out_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
   }
+  for (auto& [node, groups] : in_pairs) {
+    std::sort(groups.begin(), groups.end());
+    auto cut = lanes(groups);
+    for (std::size_t l = 0; l < cut.size(); ++l) in_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
+  }
+  std::map<std::pair<int, int>, int> in_relay;  // (node A, lane) -> y
+  for (const auto& [key, groups] : in_lanes) {
+    const int y = receive_relay(key.first, my_node, key.second, groups);
+    in_relay[key] = y;
+    load[local_of.at(y)] += static_cast<long long>(groups.size());
+  }
+  // Send relays: the largest lanes first, each to the least loaded of its
+  // senders, so that no rank carries all of them while one exists that
+  // carries less.
+  std::vector<std::pair<int, int>> order;
+  for (const auto& [key, groups] : out_lanes) order.push_back(key);
   std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return out_pairs.at(a).size() > out_pairs.at(b).size(); });
-  std::map<int, int> out_relay;  // node B -> x
-  for (int node : order) {
+                   [&](const auto& a, const auto& b) { return out_lanes.at(a).size() > out_lanes.at(b).size(); });
+  std::map<std::pair<int, int>, int> out_relay;  // (node B, lane) -> x
+  for (const auto& key : order) {
     int best = -1;
-    for (const auto& g : out_pairs.at(node)) {
+    for (const auto& g : out_lanes.at(key)) {
       if (best < 0 || load[local_of.at(g.first)] < load[local_of.at(best)]) best = g.first;
     }
-    out_relay[node] = best;
-    load[local_of.at(best)] += static_cast<long long>(out_pairs.at(node).size());
+    out_relay[key] = best;
+    load[local_of.at(best)] += static_cast<long long>(out_lanes.at(key).size());
   }
   pairs_out = static_cast<long long>(out_pairs.size());
 
+  // A group's lane: the lane of the pair that holds its sender.
+  const auto lane_relay = [](const std::map<std::pair<int, int>, Groups>& cut,
+                             const std::map<std::pair<int, int>, int>& relay, int node, std::pair<int, int> group) {
+    for (auto it = cut.lower_bound({node, 0}); it != cut.end() && it->first.first == node; ++it) {
+      if (std::binary_search(it->second.begin(), it->second.end(), group)) return relay.at(it->first);
+    }
+    return -1;
+  };
   std::vector<std::vector<int>> answers(locals);
   for (std::size_t l = 0; l < locals; ++l) {
     const int* v = requests.data() + offsets[l];
     const int* e = v + 3;
     auto& a = answers[l];
-    for (int i = 0; i < v[1]; ++i, e += 2) a.push_back(out_relay.at(e[1]));
-    for (int i = 0; i < v[2]; ++i, e += 2) a.push_back(in_relay.at(e[1]));
+    for (int i = 0; i < v[1]; ++i, e += 2) a.push_back(lane_relay(out_lanes, out_relay, e[1], {v[0], e[0]}));
+    for (int i = 0; i < v[2]; ++i, e += 2) a.push_back(lane_relay(in_lanes, in_relay, e[1], {e[0], v[0]}));
     std::size_t count_at = a.size();
     a.push_back(0);
-    for (const auto& [node, groups] : out_pairs) {
-      if (out_relay.at(node) != ranks[l]) continue;
+    for (const auto& [key, groups] : out_lanes) {
+      if (out_relay.at(key) != ranks[l]) continue;
       ++a[count_at];
-      a.insert(a.end(), {node, receive_relay(my_node, node, groups), static_cast<int>(groups.size())});
+      a.insert(a.end(), {key.first, key.second, receive_relay(my_node, key.first, key.second, groups),
+                         static_cast<int>(groups.size())});
       for (const auto& g : groups) a.insert(a.end(), {g.first, g.second});
     }
     count_at = a.size();
     a.push_back(0);
-    for (const auto& [node, groups] : in_pairs) {
-      if (in_relay.at(node) != ranks[l]) continue;
+    for (const auto& [key, groups] : in_lanes) {
+      if (in_relay.at(key) != ranks[l]) continue;
       ++a[count_at];
-      a.insert(a.end(), {node, static_cast<int>(groups.size())});
+      a.insert(a.end(), {key.first, key.second, static_cast<int>(groups.size())});
       for (const auto& g : groups) a.insert(a.end(), {g.first, g.second});
     }
   }
@@ -260,6 +299,7 @@ void adopt_answer(const std::vector<int>& answer, Routes& r) {
   for (int pairs = *v++; pairs > 0; --pairs) {
     RelayedPair p;
     p.node = *v++;
+    p.lane = *v++;
     p.partner = *v++;
     const int groups = *v++;
     for (int i = 0; i < groups; ++i, v += 2) {
@@ -271,6 +311,7 @@ void adopt_answer(const std::vector<int>& answer, Routes& r) {
   for (int pairs = *v++; pairs > 0; --pairs) {
     RelayedPair p;
     p.node = *v++;
+    p.lane = *v++;
     p.partner = -1;
     const int groups = *v++;
     for (int i = 0; i < groups; ++i, v += 2) {
