@@ -31,17 +31,39 @@ void RelayExchange::step_send_relay() noexcept {
   Run& run = *run_;
   using Piece = Run::Piece;
   const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
-  // As a send relay: take the participants' messages, each from its own
-  // source (a later run's message from one stays behind this run's, by MPI's
-  // non-overtaking rule); a pair complete goes on.
-  for (std::size_t who = 0; who < r.participants.size() && run.participants_left > 0; ++who) {
-    if (run.participant_done[who]) continue;
+  // As a send relay: take the participants' messages; a pair complete goes
+  // on. One probe of any source finds what came; only when that is a later
+  // run's message (a persistent collective reuses its tags) are the
+  // participants probed one by one, since a later run's message from one
+  // stays behind this run's (MPI's non-overtaking rule).
+  while (run.participants_left > 0) {
+    int flag = 0;
+    MPI_Status status;
+    if (const int rc = PMPI_Iprobe(MPI_ANY_SOURCE, run.tags.gather, channel_, &flag, &status); rc != MPI_SUCCESS) {
+      fail(rc, true, -1);
+      break;
+    }
+    if (!flag) break;
+    std::ptrdiff_t found = find_rank(r.participants, status.MPI_SOURCE);
+    if (found < 0 || run.participant_done[static_cast<std::size_t>(found)]) {
+      found = -1;
+      for (std::size_t q = 0; q < r.participants.size() && found < 0; ++q) {
+        if (run.participant_done[q]) continue;
+        int here = 0;
+        if (PMPI_Iprobe(r.participants[q].rank, run.tags.gather, channel_, &here, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+            here) {
+          found = static_cast<std::ptrdiff_t>(q);
+        }
+      }
+      if (found < 0) break;
+    }
+    const auto who = static_cast<std::size_t>(found);
     const int from = r.participants[who].rank;
     std::vector<unsigned char> scratch;
     int got_from = 0, rc = MPI_SUCCESS;
     if (!relay::receive_next(channel_, from, run.tags.gather, scratch, &got_from, &rc)) {
       if (rc != MPI_SUCCESS) fail(rc, true, from);
-      continue;
+      break;  // polled again later
     }
     run.participant_done[who] = 1;
     --run.participants_left;
