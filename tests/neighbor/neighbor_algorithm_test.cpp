@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -322,6 +323,35 @@ TEST_P(NeighborAlgorithms, EqualDirectBitForBit) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EmulatedNodes, NeighborAlgorithms, ::testing::Values(2, 3));
+
+// Nodes from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), not emulated: run
+// with MPICH's MPIR_CVAR_NUM_CLIQUES=k, which splits one machine into k
+// nodes, and DISTOPO_TEST_NODES=k (tests/neighbor/CMakeLists.txt); skipped
+// otherwise. The plan then exchanges node numbers with the neighbors.
+TEST(NeighborAlgorithmNodes, DiscoveredNodesEqualDirect) {
+  const char* expected_nodes = std::getenv("DISTOPO_TEST_NODES");
+  if (expected_nodes == nullptr) GTEST_SKIP() << "set DISTOPO_TEST_NODES (and MPIR_CVAR_NUM_CLIQUES)";
+  for (const Case& c : distopo::testing::all_cases()) {
+    if (c.comm.is_null()) continue;
+    SCOPED_TRACE(c.name + " rank " + std::to_string(c.comm.rank()));
+    const auto with = [&](const char* algorithm) {
+      MPI_Info info;
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "distopo_neighbor_algorithm", algorithm);
+      distopo::set_neighbor_info(c.comm, info);
+      MPI_Info_free(&info);
+    };
+    with("direct");
+    const auto expected = run_all(c, "direct");
+    with("aggregated");
+    const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(c.comm);
+    EXPECT_FALSE(choice.emulated_nodes);
+    if (c.comm.size() == distopo::testing::world_size()) {
+      EXPECT_EQ(choice.node_count, std::atoi(expected_nodes));
+    }
+    EXPECT_EQ(run_all(c, "aggregated, discovered nodes"), expected);
+  }
+}
 
 // auto keeps the direct algorithm on emulated nodes (one machine, where it
 // is faster: docs/results/neighbor/) and on a single node.
