@@ -50,7 +50,12 @@ namespace distopo::detail {
 // gets one message holding all of them in posting order (a derived datatype
 // over the blocks): the same pairing. Both ends decide alike, since a valid
 // topology lists as many edges a->b at a as at b.
-inline constexpr std::size_t kCoalesceSlots = 8;
+// From 16 slots on: below, a 26-neighbor 3-D stencil (8 to 12 slots per
+// peer at 4 and 8 ranks) was as fast or faster with a message per block at
+// 8 B and 1 KiB and 1.12-1.19x slower coalesced at 64 KiB, where MPICH packs
+// the scattered blocks; at 33 slots per peer coalescing halved the 8-byte
+// time (docs/design/neighbor-collectives.md).
+inline constexpr std::size_t kCoalesceSlots = 16;
 
 class MessagePlan {
  public:

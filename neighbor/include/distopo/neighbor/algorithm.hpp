@@ -3,7 +3,7 @@
 // for one, and how to find out what was chosen (docs/guide/configuration.md,
 // docs/guide/neighbor-collectives.md).
 //
-//   direct      one message per neighbor (per peer with 8 or more slots), as
+//   direct      one message per neighbor (per peer with 16 or more slots), as
 //               MPI libraries do
 //   aggregated  node-aware: blocks between ranks of one machine node go
 //               direct; the blocks one node sends another travel as one
