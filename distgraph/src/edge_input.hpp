@@ -62,17 +62,6 @@ std::pair<int, int> min_max(std::int64_t count, Value value) {
   return {min, max};
 }
 
-// Whether every one of `count` values lies in [low, high]: validating a
-// million edges value by value (an optional<LocalError> per check) cost more
-// than sorting them. The checks that name the first bad value run only when
-// this fails.
-template <class Value>
-bool all_within(std::int64_t count, Value value, int low, int high) {
-  if (count == 0) return true;
-  const auto [min, max] = min_max(count, value);
-  return min >= low && max <= high;
-}
-
 // The ranks [low, high] that an input names (as sources or destinations).
 struct RankRange {
   int low;
@@ -88,7 +77,17 @@ struct RankRange {
 // What validating an input learns on the way, for the steps after it.
 struct InputExtent {
   std::int64_t edges = 0;
-  std::optional<RankRange> ranks;  // the ranks named; nullopt when none is
+  std::optional<RankRange> ranks;         // the ranks named; nullopt when none is
+  std::optional<RankRange> sources;       // the sources of the edges; nullopt without edges
+  std::optional<RankRange> destinations;  // their destinations
+  std::pair<int, int> weights{0, 0};      // least and greatest weight (weighted, with edges)
+
+  // Whether every edge has `rank` as its source (or, with `destination`, as
+  // its destination).
+  [[nodiscard]] bool all_edges_at(int rank, bool destination) const {
+    const std::optional<RankRange>& ends = destination ? destinations : sources;
+    return edges > 0 && ends && ends->low == rank && ends->high == rank;
+  }
 };
 
 // The standard's (n, sources, degrees, destinations, weights).
@@ -114,7 +113,8 @@ class ArrayEdges {
     std::optional<RankRange>& ranks = extent.ranks;
     total = 0;
     if (n_ > 0) ranks = RankRange::of(min_max(n_, source));
-    const bool sources_valid = (n_ == 0 || ranks->within(0, size - 1)) && all_within(n_, degree, 0, INT_MAX);
+    const std::pair<int, int> degree_range = n_ > 0 ? min_max(n_, degree) : std::pair{0, 0};
+    const bool sources_valid = (n_ == 0 || ranks->within(0, size - 1)) && degree_range.first >= 0;
     if (sources_valid) {
       for (int i = 0; i < n_; ++i) total += degrees_[i];  // n ints cannot overflow 64 bits
     }
@@ -136,10 +136,14 @@ class ArrayEdges {
     }
     const auto destination = [this](std::int64_t j) { return destinations_[j]; };
     const auto weight = [this](std::int64_t j) { return weights_[j]; };
-    if (total > 0) ranks = ranks->with(min_max(total, destination));
-    if ((!ranks || ranks->within(0, size - 1)) && (!weighted_ || all_within(total, weight, 0, INT_MAX))) {
-      return std::nullopt;
+    if (total > 0) {
+      extent.destinations = RankRange::of(min_max(total, destination));
+      extent.sources = degree_range.first > 0 ? ranks : sources_of_edges();
+      ranks = ranks->with({extent.destinations->low, extent.destinations->high});
+      if (weighted_) extent.weights = min_max(total, weight);
     }
+    const bool weights_valid = !weighted_ || total == 0 || extent.weights.first >= 0;
+    if ((!ranks || ranks->within(0, size - 1)) && weights_valid) return std::nullopt;
     for (std::int64_t j = 0; j < total; ++j) {
       if (Check error = check_rank(kCreate, "destinations", j, destinations_[j], rank, size)) return error;
       if (!weighted_) continue;
@@ -172,6 +176,16 @@ class ArrayEdges {
   }
 
  private:
+  // The range of the sources of entries with a positive degree.
+  [[nodiscard]] std::optional<RankRange> sources_of_edges() const {
+    std::optional<RankRange> range;
+    for (int i = 0; i < n_; ++i) {
+      if (degrees_[i] == 0) continue;
+      range = range ? range->with({sources_[i], sources_[i]}) : RankRange{sources_[i], sources_[i]};
+    }
+    return range;
+  }
+
   int n_;
   const int* sources_;
   const int* degrees_;
@@ -193,10 +207,11 @@ class ListEdges {
     const auto destination = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].destination; };
     const auto weight = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].weight; };
     if (count == 0) return std::nullopt;
-    extent.ranks = RankRange::of(min_max(count, source)).with(min_max(count, destination));
-    if (extent.ranks->within(0, size - 1) && (!weighted_ || all_within(count, weight, 0, INT_MAX))) {
-      return std::nullopt;
-    }
+    extent.sources = RankRange::of(min_max(count, source));
+    extent.destinations = RankRange::of(min_max(count, destination));
+    extent.ranks = extent.sources->with({extent.destinations->low, extent.destinations->high});
+    if (weighted_) extent.weights = min_max(count, weight);
+    if (extent.ranks->within(0, size - 1) && (!weighted_ || extent.weights.first >= 0)) return std::nullopt;
     for (std::size_t i = 0; i < edges_.size(); ++i) {
       const auto index = static_cast<std::int64_t>(i);
       if (Check error = check_rank(kCreate, "edges.source", index, edges_[i].source, rank, size)) return error;
