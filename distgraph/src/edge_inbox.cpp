@@ -186,15 +186,15 @@ Rejection EdgeInbox::reserve_room() {
     if (mixed()) {
       // Everything becomes single ends (lists()).
       keys_.reserve(ends);
-      if (weighted_) room_.reserve_empty(ends);
+      if (weighted_) room_.reserve(ends);
     } else if (pieces_.size() > 0 || own_) {
       const std::uint64_t assembled = assembled_ends();
-      room_.reserve_empty(assembled);
+      room_.reserve(assembled);
       if (weighted_) received_.reserve(assembled);
       // The own list is cut into pieces when its direction has others.
       if (own_ && pieces_in(own_->out())) pieces_.reserve(pieces_.size() + own_groups_);
     } else if (weighted_) {
-      room_.reserve_empty(keys_.size());
+      room_.reserve(keys_.size());
     }
     mirror_.reserve(ends * (mirror_weights_ ? 2 : 1));
   } catch (const std::bad_alloc&) {

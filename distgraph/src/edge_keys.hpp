@@ -71,14 +71,6 @@ class GrowingBuffer {
     items_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
-  // Room for `capacity` items in all, for a buffer whose items do not matter
-  // yet: the old block goes first (nothing is copied); throws std::bad_alloc,
-  // leaving the buffer empty.
-  void reserve_empty(std::size_t capacity) {
-    if (capacity <= capacity_) return;
-    release();
-    reserve(capacity);
-  }
   // `size` items (at most the capacity), those beyond the old size left as
   // they are in memory.
   void resize_within(std::size_t size) { size_ = std::min(size, capacity_); }

@@ -13,9 +13,9 @@
 namespace distopo::detail {
 namespace {
 
-// Up to this many weights a comparison sort costs less than a radix pass's
+// Below this many weights a comparison sort costs less than a radix sort's
 // counters.
-constexpr std::size_t kMinWeightsToRadix = 256;
+constexpr std::size_t kMinWeightsToRadix = 96;
 
 // An edge key is direction | rank | weight (edge_key.hpp).
 constexpr EdgeKey kWeightBits = 0x7fffffffU;

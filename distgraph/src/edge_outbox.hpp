@@ -40,6 +40,12 @@ class EdgeOutbox {
   // edges (a tallied end is a run header, three ints) and at most this many.
   static constexpr std::int64_t kEdgesPerTalliedEdge = 8;
   static constexpr std::size_t kMaxTalliedEdges = std::size_t{1} << 16;
+  // The edges the tally looks at before it gives up on an input that barely
+  // repeats: a sixteenth of them, 256 to 4096 (enough to see a thousand
+  // distinct edges repeat in large inputs, few insertions for small ones).
+  static std::size_t tally_probe(std::int64_t edges) {
+    return std::clamp<std::size_t>(static_cast<std::size_t>(edges / 16), 256, EndTally::kProbeEdges);
+  }
   // Runs by (owner, direction, neighbor) when their table has at most this
   // many entries and at most one per four ends: counters stay in the cache,
   // and runs average enough ends to outweigh their headers.
@@ -60,7 +66,7 @@ class EdgeOutbox {
     }
     if (extent.edges >= kMinEdgesToTally) {
       const auto limit = std::min(kMaxTalliedEdges, static_cast<std::size_t>(extent.edges / kEdgesPerTalliedEdge));
-      if (std::optional<EndTally> tally = EndTally::of(input, limit)) {
+      if (std::optional<EndTally> tally = EndTally::of(input, limit, tally_probe(extent.edges))) {
         send_runs(self, tally->runs(weighted), inbox);
         return;
       }

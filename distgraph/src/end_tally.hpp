@@ -26,22 +26,22 @@ struct OwnedRun {
 
 class EndTally {
  public:
-  // The edges looked at before the tally decides whether the input repeats.
+  // The edges looked at, at most, before the tally decides whether the input
+  // repeats.
   static constexpr std::size_t kProbeEdges = 4096;
 
   // Counts the distinct edges (source, destination, weight) that
   // `input.for_each` visits, or nullopt when there are more than
   // `max_distinct`: the walk stops there, so giving up costs at most that many
   // table insertions. One lookup per edge, not per end: distinct edges have
-  // distinct ends. This rank's own ends are appended to `own` (as the words
-  // of a tally message).
-  // It also gives up when more than half of the first kProbeEdges edges are
+  // distinct ends.
+  // It also gives up when more than half of the first `probe` edges are
   // distinct: then the input barely repeats, and walking on until
   // `max_distinct` would cost that many insertions for nothing.
   template <class Input>
-  static std::optional<EndTally> of(const Input& input, std::size_t max_distinct) {
+  static std::optional<EndTally> of(const Input& input, std::size_t max_distinct, std::size_t probe = kProbeEdges) {
     if (max_distinct == 0) return std::nullopt;
-    Table table;
+    Table table(probe);
     bool gave_up = false;
     input.for_each([&](int source, int destination, int weight) {
       if (table.add({source, destination, weight}, max_distinct)) return true;
@@ -86,9 +86,11 @@ class EndTally {
       std::uint64_t count = 0;  // 0: free
     };
 
+    explicit Table(std::size_t probe) : probe_(probe) {}
+
     // False when `edge` is new and `max_distinct` edges are counted already,
-    // or it would be the (kProbeEdges / 2 + 1)-th distinct edge among the
-    // first kProbeEdges. That is checked only when it is inserted (the edges
+    // or it would be the (probe / 2 + 1)-th distinct edge among the first
+    // `probe`. That is checked only when it is inserted (the edges
     // seen so far are summed once), so a repeating input pays nothing for it.
     bool add(const Edge& edge, std::size_t max_distinct) {
       Entry* entry = find(edge);
@@ -96,7 +98,7 @@ class EndTally {
         ++entry->count;
         return true;
       }
-      if (distinct_ == max_distinct || (distinct_ == kProbeEdges / 2 && seen() < kProbeEdges)) return false;
+      if (distinct_ == max_distinct || (distinct_ == probe_ / 2 && seen() < probe_)) return false;
       if (2 * (distinct_ + 1) > entries_.size()) {
         grow();
         entry = find(edge);
@@ -141,6 +143,7 @@ class EndTally {
     std::vector<Entry> entries_ = std::vector<Entry>(std::size_t{1} << kInitialBits);
     unsigned shift_ = 64 - kInitialBits;
     std::size_t distinct_ = 0;
+    std::size_t probe_;
   };
 
   explicit EndTally(Table table) : table_(std::move(table)) {}

@@ -8,23 +8,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 namespace distopo::detail {
 
 // How many passes over how wide digits sort n keys that differ in their low
 // `width` bits: digits of at most 11 bits while the keys and the scatter's
-// 2048 write streams stay in the caches, at most 8 bits beyond.
+// 2048 write streams stay in the caches, at most 8 bits beyond; and narrower
+// digits for a few hundred keys, whose counters would cost more than the
+// passes they save (docs/design/distgraph-create.md).
 struct RadixPlan {
   unsigned passes = 0;
   unsigned digit_bits = 0;
 
-  static constexpr unsigned kMaxPasses = 8;
+  static constexpr unsigned kMaxPasses = 11;  // 64-bit keys in digits of 6
   static constexpr unsigned kMaxDigitBits = 11;
   static constexpr std::size_t kCounters = std::size_t{kMaxPasses} << kMaxDigitBits;
   static RadixPlan of(std::size_t n, unsigned width) {
     if (width == 0) return {};
-    const unsigned widest = n <= (std::size_t{1} << 16) ? kMaxDigitBits : 8;
+    const unsigned widest = n < 384 ? 6 : n < 1536 ? 8 : n <= (std::size_t{1} << 16) ? kMaxDigitBits : 8;
     const unsigned passes = (width + widest - 1) / widest;
     return {passes, (width + passes - 1) / passes};
   }
@@ -32,6 +35,16 @@ struct RadixPlan {
 };
 
 namespace radix {
+
+// f(std::integral_constant<unsigned, passes>()) for passes in 1 ... kMax:
+// the loops get their number of passes at compile time.
+template <unsigned kMax, class F>
+void with_passes(unsigned passes, const F& f) {
+  if constexpr (kMax > 1) {
+    if (passes < kMax) return with_passes<kMax - 1>(passes, f);
+  }
+  f(std::integral_constant<unsigned, kMax>());
+}
 
 // Counts every pass's digits in one walk and turns the counts into each
 // digit's first position. `counts`: kPasses rows of `radix`.
@@ -120,18 +133,8 @@ void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, const R
 template <class Key>
 void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, unsigned width, std::uint32_t* counts) {
   const RadixPlan plan = RadixPlan::of(n, width);
-  switch (plan.passes) {
-    case 0:
-      return;
-    case 1:
-      return sort_in_place<1>(keys, scratch, n, low, plan, counts);
-    case 2:
-      return sort_in_place<2>(keys, scratch, n, low, plan, counts);
-    case 3:
-      return sort_in_place<3>(keys, scratch, n, low, plan, counts);
-    default:
-      return sort_in_place<4>(keys, scratch, n, low, plan, counts);
-  }
+  if (plan.passes == 0) return;
+  with_passes<6>(plan.passes, [&](auto passes) { sort_in_place<passes()>(keys, scratch, n, low, plan, counts); });
 }
 
 }  // namespace radix
@@ -148,29 +151,14 @@ template <class Key, class EachKey, class Sink>
 void radix_sort(std::size_t n, unsigned width, const EachKey& each_key, Key* sink_scratch, Key* free_scratch,
                 const Sink& sink, std::uint32_t* counts) {
   const RadixPlan plan = RadixPlan::of(n, width);
-  switch (plan.passes) {
-    case 0: {
-      std::size_t position = 0;
-      each_key([&](Key key) { sink(position++, key); });
-      return;
-    }
-    case 1:
-      return radix::sort<1>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 2:
-      return radix::sort<2>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 3:
-      return radix::sort<3>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 4:
-      return radix::sort<4>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 5:
-      return radix::sort<5>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 6:
-      return radix::sort<6>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    case 7:
-      return radix::sort<7>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
-    default:
-      return radix::sort<8>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
+  if (plan.passes == 0) {
+    std::size_t position = 0;
+    each_key([&](Key key) { sink(position++, key); });
+    return;
   }
+  radix::with_passes<RadixPlan::kMaxPasses>(plan.passes, [&](auto passes) {
+    radix::sort<passes()>(n, each_key, plan, sink_scratch, free_scratch, sink, counts);
+  });
 }
 
 // Above this many keys, the sorts of 32-bit keys below first split them by
@@ -215,21 +203,14 @@ template <class EachKey>
 void sort_walk(std::size_t n, const EachKey& each_key, unsigned low, unsigned width, std::uint32_t* into,
                std::uint32_t* scratch, bool walk_reads_scratch, std::uint32_t* counts) {
   const RadixPlan plan = RadixPlan::of(n, width);
-  switch (plan.passes) {
-    case 0: {
-      std::size_t i = 0;
-      each_key([&](std::uint32_t key) { into[i++] = key; });
-      return;
-    }
-    case 1:
-      return sort_walk<1>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
-    case 2:
-      return sort_walk<2>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
-    case 3:
-      return sort_walk<3>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
-    default:
-      return sort_walk<4>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
+  if (plan.passes == 0) {
+    std::size_t i = 0;
+    each_key([&](std::uint32_t key) { into[i++] = key; });
+    return;
   }
+  with_passes<6>(plan.passes, [&](auto passes) {
+    sort_walk<passes()>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
+  });
 }
 
 // Sorts many keys that differ in more than 19 bits (splits_first) as
