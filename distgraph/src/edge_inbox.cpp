@@ -147,6 +147,7 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
 Rejection EdgeInbox::add_piece(const Piece& piece) {
   if (piece.count == 0) return Rejection::none;
   try {
+    pieces_.reserve_growing(pieces_.size() + 1);
     pieces_.push_back(piece);
   } catch (const std::bad_alloc&) {
     return Rejection::no_memory;
@@ -161,12 +162,10 @@ Rejection EdgeInbox::count_ends(bool out, std::uint64_t ends) {
   return degree > INT_MAX ? Rejection::degree_overflow : Rejection::none;
 }
 
-Rejection EdgeInbox::adopt_own_list(OwnList list, int self, std::size_t self_first, std::size_t self_count) {
+Rejection EdgeInbox::adopt_own_list(OwnList list, std::size_t neighbors, int self, std::size_t self_first,
+                                    std::size_t self_count) {
   const bool out = list.out();
-  const int* const ranks = list.ranks();
-  own_groups_ = 0;
-  for (std::size_t i = 0; i < list.ends(); ++i)
-    own_groups_ += static_cast<std::size_t>(i == 0 || ranks[i] != ranks[i - 1]);
+  own_groups_ = neighbors;
   own_ = std::move(list);
   if (const Rejection rejection = count_ends(out, own_->ends()); rejection != Rejection::none) return rejection;
   if (self_count > 0) {
@@ -185,16 +184,16 @@ Rejection EdgeInbox::reserve_room() {
     const std::uint64_t ends = in_ + out_;
     if (mixed()) {
       // Everything becomes single ends (lists()).
-      keys_.reserve(ends);
-      if (weighted_) room_.reserve(ends);
+      keys_.reserve_growing(ends);
+      if (weighted_) room_.reserve_growing(ends);
     } else if (pieces_.size() > 0 || own_) {
       const std::uint64_t assembled = assembled_ends();
-      room_.reserve(assembled);
-      if (weighted_) received_.reserve(assembled);
+      room_.reserve_growing(assembled);
+      if (weighted_) received_.reserve_growing(assembled);
       // The own list is cut into pieces when its direction has others.
-      if (own_ && pieces_in(own_->out())) pieces_.reserve(pieces_.size() + own_groups_);
+      if (own_ && pieces_in(own_->out())) pieces_.reserve_growing(pieces_.size() + own_groups_);
     } else if (weighted_) {
-      room_.reserve(keys_.size());
+      room_.reserve_growing(keys_.size());
     }
     mirror_.reserve(ends * (mirror_weights_ ? 2 : 1));
   } catch (const std::bad_alloc&) {

@@ -55,10 +55,12 @@ class EdgeInbox {
   // Where this rank's own single ends go (then accept_own_keys()).
   KeyBuffer& own_keys() { return keys_; }
   Rejection accept_own_keys();
-  // This rank's own list of one direction, sorted (own_edges.hpp); the ends
-  // of `self_run` (in the list's order, all of neighbor `self`) are also this
-  // rank's ends of the other direction (self-loops).
-  Rejection adopt_own_list(OwnList list, int self, std::size_t self_first, std::size_t self_count);
+  // This rank's own list of one direction, sorted (own_edges.hpp), with
+  // `neighbors` distinct neighbors; its `self_count` ends from `self_first`
+  // on (neighbor `self`) are also this rank's ends of the other direction
+  // (self-loops).
+  Rejection adopt_own_list(OwnList list, std::size_t neighbors, int self, std::size_t self_first,
+                           std::size_t self_count);
 
   // Drops everything (a rank whose own input failed keeps nothing).
   void discard();

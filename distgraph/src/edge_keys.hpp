@@ -71,6 +71,12 @@ class GrowingBuffer {
     items_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
+  // Room for `capacity` items at least, growing by half at a time when it
+  // grows: for what grows with every message of an exchange (a rank of a
+  // large P gets many small ones). Throws std::bad_alloc, keeping the items.
+  void reserve_growing(std::size_t capacity) {
+    if (capacity > capacity_) reserve(std::max(capacity, capacity_ + capacity_ / 2));
+  }
   // `size` items (at most the capacity), those beyond the old size left as
   // they are in memory.
   void resize_within(std::size_t size) { size_ = std::min(size, capacity_); }

@@ -1,5 +1,7 @@
 #include "edge_lists.hpp"
 
+#include <Kokkos_Core.hpp>
+#include <Kokkos_UniqueToken.hpp>
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -12,6 +14,8 @@
 
 namespace distopo::detail {
 namespace {
+
+using Exec = Kokkos::DefaultHostExecutionSpace;
 
 // Below this many weights a comparison sort costs less than a radix sort's
 // counters.
@@ -127,23 +131,46 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
     i = j;
   }
   if (weights != nullptr) {
-    // The radix sorts' counters; without memory for them, std::sort (this
-    // runs after the agreement: nothing may fail on one rank alone).
-    std::vector<std::uint32_t> counters;
-    try {
-      counters.resize(RadixPlan::kCounters);
-    } catch (const std::bad_alloc&) {
-      counters.clear();
-    }
-    for (const Piece& group : pieces.first(groups)) {
-      if (group.sorted) continue;
-      sort_weights(weights + group.offset, ranks + group.offset, group.count, group.any_bits, group.all_bits,
-                   counters.empty() ? nullptr : counters.data());
-    }
+    sort_groups(groups, [&](std::size_t g, std::uint32_t* counters) {
+      const Piece& group = pieces[g];
+      if (group.sorted) return;
+      sort_weights(weights + group.offset, ranks + group.offset, group.count, group.any_bits, group.all_bits, counters);
+    });
   }
   for (const Piece& group : pieces.first(groups)) {
     std::fill_n(ranks + group.offset, group.count, rank_of(group.direction_rank));
   }
+}
+
+void sort_groups(std::size_t groups, const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
+  // This runs after the constructors' agreement: without memory for the
+  // counters it sorts without them rather than fail on one rank alone.
+  const bool threads = groups > 1 && Kokkos::is_initialized() && Exec().concurrency() > 1;
+  if (threads) {
+    const Kokkos::Experimental::UniqueToken<Exec> token;
+    std::vector<std::uint32_t> counters;
+    try {
+      counters.resize(static_cast<std::size_t>(token.size()) * RadixPlan::kCounters);
+    } catch (const std::bad_alloc&) {
+    }
+    if (!counters.empty()) {
+      std::uint32_t* const all = counters.data();
+      Kokkos::parallel_for("distopo::sort_groups",
+                           Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(0, groups), [&](std::size_t g) {
+                             const int id = token.acquire();
+                             sort(g, all + static_cast<std::size_t>(id) * RadixPlan::kCounters);
+                             token.release(id);
+                           });
+      Exec().fence();
+      return;
+    }
+  }
+  std::vector<std::uint32_t> counters;
+  try {
+    counters.resize(RadixPlan::kCounters);
+  } catch (const std::bad_alloc&) {
+  }
+  for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
 
 void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted) {

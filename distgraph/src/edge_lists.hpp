@@ -4,6 +4,7 @@
 // order the ends arrived in.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "distopo/distgraph/edge_key.hpp"
@@ -46,6 +47,12 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
 // (RadixPlan::kCounters, or null: std::sort).
 void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, std::uint32_t all,
                   std::uint32_t* counts);
+
+// Calls sort(group, counters) for every group in [0, groups): on Kokkos'
+// host threads, each with radix counters (RadixPlan::kCounters) of its own,
+// when Kokkos runs with more than one; in order otherwise. `counters` is null
+// when there is no memory for them (the sort then needs none).
+void sort_groups(std::size_t groups, const std::function<void(std::size_t group, std::uint32_t* counters)>& sort);
 
 // The lists of single ends `keys` (any order) in their own memory, laid out
 // as [ranks of every end in list order | their weights]: sorted, then

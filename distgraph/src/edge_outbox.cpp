@@ -68,7 +68,8 @@ void EdgeOutbox::send_own_list(int self, bool weighted, OwnList list, EdgeInbox&
       add_message(slice.rank, {message, 1 + kRunHeaderInts * slice.distinct}, MessageKind::runs);
     }
   }
-  own_verdict_ = inbox.adopt_own_list(std::move(list), self, self_first, self_count);
+  own_verdict_ =
+      inbox.adopt_own_list(std::move(list), slices.size() + (self_count > 0 ? 1 : 0), self, self_first, self_count);
 }
 
 void EdgeOutbox::send_runs(int self, const std::vector<OwnedRun>& runs, EdgeInbox& inbox) {

@@ -103,10 +103,11 @@ void sort_into(OwnList& list, const Input& input, RankRange neighbors, std::pair
 
 // Groups the edges by neighbor (counted in a table over the neighbors'
 // range, then each weight written to its group's next place), then sorts
-// each group's weights on its own, in the caches, with the list's ranks as
-// scratch; the ranks are written last. `counts`: RadixPlan::kCounters.
+// each group's weights on its own, in the caches (on Kokkos' threads where
+// it has several), with the list's ranks as scratch; the ranks are written
+// last.
 template <class Input>
-void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, bool weighted, std::uint32_t* counts) {
+void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, bool weighted) {
   const int low = neighbors.low;
   std::vector<std::uint32_t> start(neighbors.size() + 1, 0);
   for_each_end(input, list.out(), false,
@@ -118,7 +119,7 @@ void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, boo
     std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
     for_each_end(input, list.out(), true,
                  [&](int neighbor, int weight) { weights[next[static_cast<std::size_t>(neighbor - low)]++] = weight; });
-    for (std::size_t g = 0; g < neighbors.size(); ++g) {
+    sort_groups(neighbors.size(), [&](std::size_t g, std::uint32_t* counters) {
       const std::size_t first = start[g];
       const std::size_t count = start[g + 1] - first;
       std::uint32_t any = 0;
@@ -127,8 +128,8 @@ void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, boo
         any |= static_cast<std::uint32_t>(weights[i]);
         all &= static_cast<std::uint32_t>(weights[i]);
       }
-      sort_weights(weights + first, ranks + first, count, any, all, counts);
-    }
+      sort_weights(weights + first, ranks + first, count, any, all, counters);
+    });
   }
   for (std::size_t g = 0; g < neighbors.size(); ++g) {
     std::fill(ranks + start[g], ranks + start[g + 1], low + static_cast<int>(g));
@@ -147,11 +148,11 @@ OwnList sort_own_edges(const Input& input, const InputExtent& extent, bool out, 
   OwnList list(out, static_cast<std::size_t>(extent.edges), weighted);
   if (list.ends() == 0) return list;
   const RankRange neighbors = out ? *extent.destinations : *extent.sources;
-  std::vector<std::uint32_t> counts(RadixPlan::kCounters);
   if (neighbors.size() <= list.ends()) {
-    own_edges::group_then_sort(list, input, neighbors, weighted, counts.data());
+    own_edges::group_then_sort(list, input, neighbors, weighted);
     return list;
   }
+  std::vector<std::uint32_t> counts(RadixPlan::kCounters);
   const auto rank_bits = static_cast<unsigned>(std::bit_width(static_cast<unsigned>(neighbors.high - neighbors.low)));
   const auto weight_bits =
       weighted

@@ -262,6 +262,14 @@ distopo::detail::OwnList own_list(const std::vector<End>& own, bool out, bool we
   return list;
 }
 
+// The distinct neighbors of a sorted own list.
+std::size_t neighbors_of(const std::vector<End>& own) {
+  std::size_t neighbors = 0;
+  for (std::size_t i = 0; i < own.size(); ++i)
+    neighbors += static_cast<std::size_t>(i == 0 || own[i].rank != own[i - 1].rank);
+  return neighbors;
+}
+
 TEST_F(EdgeLists, OwnListStaysWhereItWasSorted) {
   std::mt19937_64 random(17);
   const int self = 3;
@@ -288,7 +296,8 @@ TEST_F(EdgeLists, OwnListStaysWhereItWasSorted) {
     inbox.prepare();
     distopo::detail::OwnList list = own_list(own, true, weighted);
     const int* const block = list.ranks();
-    ASSERT_EQ(inbox.adopt_own_list(std::move(list), self, static_cast<std::size_t>(loops.first - own.begin()),
+    ASSERT_EQ(inbox.adopt_own_list(std::move(list), neighbors_of(own), self,
+                                   static_cast<std::size_t>(loops.first - own.begin()),
                                    static_cast<std::size_t>(loops.second - loops.first)),
               Rejection::none);
     ASSERT_EQ(deliver(inbox, 2, MessageKind::in_run_from_sender, from_two), Rejection::none);
@@ -309,7 +318,7 @@ TEST_F(EdgeLists, OwnListCutWhenOthersAddToItsDirection) {
   ends.insert(ends.end(), more.begin(), more.end());
   EdgeInbox inbox(kSize, true, false);
   inbox.prepare();
-  ASSERT_EQ(inbox.adopt_own_list(own_list(own, false, true), 100, 0, 0), Rejection::none);
+  ASSERT_EQ(inbox.adopt_own_list(own_list(own, false, true), neighbors_of(own), 100, 0, 0), Rejection::none);
   ASSERT_EQ(
       deliver(inbox, 5, MessageKind::runs, runs_message({{false, 2, {7}}, {false, 9, {1}, true}, {true, 4, {4}}})),
       Rejection::none);
@@ -330,7 +339,7 @@ TEST_F(EdgeLists, KeysAndRunsTogether) {
     ends.insert(ends.end(), own.begin(), own.end());
     EdgeInbox inbox(kSize, weighted, false);
     inbox.prepare();
-    ASSERT_EQ(inbox.adopt_own_list(own_list(own, true, weighted), 1000, 0, 0), Rejection::none);
+    ASSERT_EQ(inbox.adopt_own_list(own_list(own, true, weighted), neighbors_of(own), 1000, 0, 0), Rejection::none);
     ASSERT_EQ(deliver(inbox, 1, MessageKind::runs, runs_message(as_runs(runs, 2, 1).front())), Rejection::none);
     ASSERT_EQ(deliver(inbox, 2, MessageKind::keys, keys_message(keys)), Rejection::none);
     expect_lists(std::move(inbox).lists(), ends, weighted, "single ends, runs and an own list");
