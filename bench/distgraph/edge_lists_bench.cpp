@@ -8,7 +8,9 @@
 //   receivers of rank0_whole get) or one sorted run per group from its
 //   neighbor (random_kout, incoming_only), messages placed and accepted as
 //   the exchange does, then the lists written;
-// - distopo_sort_weights: one group's weights, n of them.
+// - distopo_sort_weights: one group's weights, n of them (new weights each
+//   time: a comparison sort learns a repeated input's branches);
+// - distopo_validate: checking a rank's input (n entries of one edge each).
 // Fresh memory every time, as in a one-off call.
 #include <benchmark/benchmark.h>
 
@@ -119,14 +121,14 @@ BENCHMARK(lists_of_runs_bench)
 
 void sort_weights_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  std::vector<int> input(n);
-  for (std::size_t i = 0; i < n; ++i) input[i] = distinct_weight(i);
   std::vector<int> weights(n);
   std::vector<int> scratch(n);
   std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
+  std::size_t round = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    weights = input;
+    ++round;
+    for (std::size_t i = 0; i < n; ++i) weights[i] = distinct_weight(i + round * 7919);
     state.ResumeTiming();
     distopo::detail::sort_weights(weights.data(), scratch.data(), n, 0x7fffffffU, 0, counts.data());
     benchmark::DoNotOptimize(weights.data());
@@ -136,12 +138,35 @@ void sort_weights_bench(benchmark::State& state) {
 BENCHMARK(sort_weights_bench)
     ->Name("distopo_sort_weights")
     ->ArgName("n")
+    ->Arg(128)
+    ->Arg(512)
     ->Arg(1000)
+    ->Arg(2000)
     ->Arg(10000)
     ->Arg(100000)
     ->Arg(1000000)
     ->Arg(4000000)
     ->Unit(benchmark::kMicrosecond);
+
+void validate_bench(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  std::vector<int> sources(static_cast<std::size_t>(n));
+  const std::vector<int> degrees(static_cast<std::size_t>(n), 1);
+  const std::vector<int> destinations(static_cast<std::size_t>(n), 0);
+  std::vector<int> weights(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    sources[static_cast<std::size_t>(i)] = i % 4;
+    weights[static_cast<std::size_t>(i)] = distinct_weight(static_cast<std::size_t>(i));
+  }
+  const distopo::detail::ArrayEdges edges(n, sources.data(), degrees.data(), destinations.data(), weights.data(), true);
+  for (auto _ : state) {
+    distopo::detail::InputExtent extent;
+    if (edges.validate(0, 4, extent)) state.SkipWithError("invalid input");
+    benchmark::DoNotOptimize(extent.edges);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+}
+BENCHMARK(validate_bench)->Name("distopo_validate")->ArgName("n")->Arg(10000)->Arg(1000000);
 
 }  // namespace
 

@@ -131,7 +131,11 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
     i = j;
   }
   if (weights != nullptr) {
-    sort_groups(groups, [&](std::size_t g, std::uint32_t* counters) {
+    std::size_t largest = 0;
+    for (const Piece& group : pieces.first(groups)) {
+      if (!group.sorted) largest = std::max<std::size_t>(largest, group.count);
+    }
+    sort_groups(groups, largest, [&](std::size_t g, std::uint32_t* counters) {
       const Piece& group = pieces[g];
       if (group.sorted) return;
       sort_weights(weights + group.offset, ranks + group.offset, group.count, group.any_bits, group.all_bits, counters);
@@ -142,7 +146,9 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
   }
 }
 
-void sort_groups(std::size_t groups, const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
+void sort_groups(std::size_t groups, std::size_t largest,
+                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
+  const std::size_t per_thread = RadixPlan::counters_for(largest, 31);
   // This runs after the constructors' agreement: without memory for the
   // counters it sorts without them rather than fail on one rank alone.
   const bool threads = groups > 1 && Kokkos::is_initialized() && Exec().concurrency() > 1;
@@ -150,7 +156,7 @@ void sort_groups(std::size_t groups, const std::function<void(std::size_t group,
     const Kokkos::Experimental::UniqueToken<Exec> token;
     std::vector<std::uint32_t> counters;
     try {
-      counters.resize(static_cast<std::size_t>(token.size()) * RadixPlan::kCounters);
+      counters.resize(static_cast<std::size_t>(token.size()) * per_thread);
     } catch (const std::bad_alloc&) {
     }
     if (!counters.empty()) {
@@ -158,7 +164,7 @@ void sort_groups(std::size_t groups, const std::function<void(std::size_t group,
       Kokkos::parallel_for("distopo::sort_groups",
                            Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(0, groups), [&](std::size_t g) {
                              const int id = token.acquire();
-                             sort(g, all + static_cast<std::size_t>(id) * RadixPlan::kCounters);
+                             sort(g, all + static_cast<std::size_t>(id) * per_thread);
                              token.release(id);
                            });
       Exec().fence();
@@ -167,7 +173,7 @@ void sort_groups(std::size_t groups, const std::function<void(std::size_t group,
   }
   std::vector<std::uint32_t> counters;
   try {
-    counters.resize(RadixPlan::kCounters);
+    counters.resize(per_thread);
   } catch (const std::bad_alloc&) {
   }
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());

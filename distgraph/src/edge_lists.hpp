@@ -44,15 +44,16 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
 
 // Sorts `n` weights that use only the bits of `any` (all having those of
 // `all`) ascending, with `scratch` (n ints) beside them and `counts`
-// (RadixPlan::kCounters, or null: std::sort).
+// (RadixPlan::counters_for(n, 31), or null: std::sort).
 void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, std::uint32_t all,
                   std::uint32_t* counts);
 
-// Calls sort(group, counters) for every group in [0, groups): on Kokkos'
-// host threads, each with radix counters (RadixPlan::kCounters) of its own,
-// when Kokkos runs with more than one; in order otherwise. `counters` is null
-// when there is no memory for them (the sort then needs none).
-void sort_groups(std::size_t groups, const std::function<void(std::size_t group, std::uint32_t* counters)>& sort);
+// Calls sort(group, counters) for every group in [0, groups) of at most
+// `largest` weights: on Kokkos' host threads, each with radix counters of its
+// own, when Kokkos runs with more than one; in order otherwise. `counters` is
+// null when there is no memory for them (sort_weights then needs none).
+void sort_groups(std::size_t groups, std::size_t largest,
+                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort);
 
 // The lists of single ends `keys` (any order) in their own memory, laid out
 // as [ranks of every end in list order | their weights]: sorted, then

@@ -74,7 +74,7 @@ void for_each_end(const Input& input, bool out, bool weighted, const Visit& visi
 }
 
 // Sorts (neighbor, weight) keys, packed in as few bits as their ranges need,
-// and writes the list in the last pass. `counts`: RadixPlan::kCounters.
+// and writes the list in the last pass. `counts`: RadixPlan::counters_for.
 template <class Key, class Input>
 void sort_into(OwnList& list, const Input& input, RankRange neighbors, std::pair<int, int> weights, unsigned rank_bits,
                unsigned weight_bits, bool weighted, std::uint32_t* counts) {
@@ -119,7 +119,10 @@ void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, boo
     std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
     for_each_end(input, list.out(), true,
                  [&](int neighbor, int weight) { weights[next[static_cast<std::size_t>(neighbor - low)]++] = weight; });
-    sort_groups(neighbors.size(), [&](std::size_t g, std::uint32_t* counters) {
+    std::size_t largest = 0;
+    for (std::size_t g = 0; g < neighbors.size(); ++g)
+      largest = std::max<std::size_t>(largest, start[g + 1] - start[g]);
+    sort_groups(neighbors.size(), largest, [&](std::size_t g, std::uint32_t* counters) {
       const std::size_t first = start[g];
       const std::size_t count = start[g + 1] - first;
       std::uint32_t any = 0;
@@ -152,12 +155,12 @@ OwnList sort_own_edges(const Input& input, const InputExtent& extent, bool out, 
     own_edges::group_then_sort(list, input, neighbors, weighted);
     return list;
   }
-  std::vector<std::uint32_t> counts(RadixPlan::kCounters);
   const auto rank_bits = static_cast<unsigned>(std::bit_width(static_cast<unsigned>(neighbors.high - neighbors.low)));
   const auto weight_bits =
       weighted
           ? static_cast<unsigned>(std::bit_width(static_cast<unsigned>(extent.weights.second - extent.weights.first)))
           : 0U;
+  std::vector<std::uint32_t> counts(RadixPlan::counters_for(list.ends(), rank_bits + weight_bits));
   if (rank_bits + weight_bits <= 32) {
     own_edges::sort_into<std::uint32_t>(list, input, neighbors, extent.weights, rank_bits, weight_bits, weighted,
                                         counts.data());

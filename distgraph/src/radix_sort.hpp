@@ -32,6 +32,17 @@ struct RadixPlan {
     return {passes, (width + passes - 1) / passes};
   }
   [[nodiscard]] std::size_t radix() const { return std::size_t{1} << digit_bits; }
+
+  // The counters every sort of at most `largest` keys of `width` bits needs
+  // (the widest plan among the sizes up to it; kCounters bounds them all).
+  static std::size_t counters_for(std::size_t largest, unsigned width) {
+    std::size_t most = 0;
+    for (const std::size_t last_of_regime : {std::size_t{383}, std::size_t{1535}, std::size_t{1} << 16, largest}) {
+      const RadixPlan plan = of(std::min(last_of_regime, largest), width);
+      most = std::max(most, plan.passes * plan.radix());
+    }
+    return most;
+  }
 };
 
 namespace radix {
@@ -146,7 +157,7 @@ void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, unsigne
 // them to sink(position, key) in the last pass, so that packing the keys and
 // writing the lists need no passes of their own. `sink_scratch` and
 // `free_scratch` hold n keys each; the sink may write into sink_scratch (the
-// last pass reads free_scratch only). `counts`: RadixPlan::kCounters.
+// last pass reads free_scratch only). `counts`: RadixPlan::counters_for(n, width).
 template <class Key, class EachKey, class Sink>
 void radix_sort(std::size_t n, unsigned width, const EachKey& each_key, Key* sink_scratch, Key* free_scratch,
                 const Sink& sink, std::uint32_t* counts) {
@@ -248,7 +259,7 @@ inline bool splits_first(std::size_t n, unsigned width) {
 
 // Sorts `n` 32-bit keys that differ only in bits [low, low + width)
 // ascending, with `scratch` (n keys) beside them; the result is in `keys`.
-// `counts`: RadixPlan::kCounters.
+// `counts`: RadixPlan::counters_for(n, width).
 inline void sort_in_place(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n, unsigned low, unsigned width,
                           std::uint32_t* counts) {
   if (radix::splits_first(n, width)) {
