@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -88,6 +89,58 @@ TEST(NeighborRequests, WaitallAndTestallWithOtherRequests) {
   int done = 0;
   while (!done) MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE);
   EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+// Polled while part of its messages have arrived, then waited for: the
+// wait completes what the polls found complete too. Rank 1 starts late (after
+// rank 0 has polled), so rank 0's receive from its -1 neighbor, rank P-1,
+// tends to be complete and the one from rank 1 not when it polls. A
+// persistent request whose completed messages were left active could not be
+// started again.
+TEST(NeighborRequests, PolledInPartThenWaited) {
+  if (world_size() < 3) GTEST_SKIP() << "needs 3 ranks (a neighbor that starts late and one that does not)";
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  const int p = comm.size();
+  std::vector<int> send(2), recv(2, -1);
+  distopo::PersistentRequest persistent = distopo::neighbor_alltoall_init(comm, send, recv);
+  // Rank P-1 tells rank 0 it started; rank 0 tells rank 1 it polled.
+  const auto start_in_turn = [&](const std::function<void()>& start, const std::function<void()>& poll) {
+    int token = 0;
+    if (me == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    start();
+    if (me == p - 1) MPI_Send(&token, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+    if (me == 0) {
+      MPI_Recv(&token, 1, MPI_INT, p - 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      for (int i = 0; i < 100; ++i) poll();
+      MPI_Send(&token, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+    }
+  };
+  for (int round = 0; round < 3; ++round) {
+    send = {100 * round + 10 * me, 100 * round + 10 * me + 1};
+    std::fill(recv.begin(), recv.end(), -1);
+    bool done = false;
+    start_in_turn([&] { persistent.start(); }, [&] { done = done || persistent.test(); });
+    if (!done) persistent.wait();
+    ASSERT_EQ(recv, ring_expected(comm, 100 * round)) << "persistent, round " << round;
+  }
+  for (const char* how : {"MPI_Waitall", "NonblockingRequest::wait"}) {
+    send = {10 * me, 10 * me + 1};
+    std::fill(recv.begin(), recv.end(), -1);
+    MPI_Request request = MPI_REQUEST_NULL;
+    int done = 0;
+    start_in_turn([&] { request = distopo::ineighbor_alltoall(comm, send, recv); },
+                  [&] {
+                    if (!done) PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+                  });
+    if (std::string(how) == "MPI_Waitall") {
+      PMPI_Waitall(1, &request, MPI_STATUSES_IGNORE);
+    } else if (!done) {
+      distopo::NonblockingRequest::find(request)->wait(&request);
+    }
+    EXPECT_EQ(request, MPI_REQUEST_NULL) << how;
+    EXPECT_EQ(recv, ring_expected(comm, 0)) << how;
+  }
 }
 
 TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
