@@ -17,10 +17,6 @@ namespace {
 
 using Exec = Kokkos::DefaultHostExecutionSpace;
 
-// Below this many weights a comparison sort costs less than a radix sort's
-// counters.
-constexpr std::size_t kMinWeightsToRadix = 96;
-
 // An edge key is direction | rank | weight (edge_key.hpp).
 constexpr EdgeKey kWeightBits = 0x7fffffffU;
 
@@ -148,10 +144,12 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
 
 void sort_groups(std::size_t groups, std::size_t largest,
                  const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
-  const std::size_t per_thread = RadixPlan::counters_for(largest, 31);
+  if (largest < 2) return;  // nothing to sort
+  // Groups below kMinWeightsToRadix are sorted without counters.
+  const std::size_t per_thread = largest < kMinWeightsToRadix ? 0 : RadixPlan::counters_for(largest, 31);
   // This runs after the constructors' agreement: without memory for the
   // counters it sorts without them rather than fail on one rank alone.
-  const bool threads = groups > 1 && Kokkos::is_initialized() && Exec().concurrency() > 1;
+  const bool threads = groups > 1 && per_thread > 0 && Kokkos::is_initialized() && Exec().concurrency() > 1;
   if (threads) {
     const Kokkos::Experimental::UniqueToken<Exec> token;
     std::vector<std::uint32_t> counters;
@@ -175,6 +173,7 @@ void sort_groups(std::size_t groups, std::size_t largest,
   try {
     counters.resize(per_thread);
   } catch (const std::bad_alloc&) {
+    counters.clear();
   }
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
