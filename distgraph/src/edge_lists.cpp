@@ -17,9 +17,6 @@ namespace {
 
 using Exec = Kokkos::DefaultHostExecutionSpace;
 
-// An edge key is direction | rank | weight (edge_key.hpp).
-constexpr EdgeKey kWeightBits = 0x7fffffffU;
-
 // The lists in the buffer's order, [ranks of every end | their weights]: in
 // list order the sources come first and the destinations next (the direction
 // is a key's highest bit), so position p of the sorted ends is rank p and
