@@ -175,8 +175,6 @@ struct Selection {
   std::uint64_t aggregate_max_bytes = 0;
   int node_count = 1;
   bool emulated_nodes = false;
-  long long remote_messages = 0;  // direct messages between nodes, all ranks
-  long long node_pairs = 0;       // node pairs with traffic
 };
 
 struct Plan {
@@ -200,12 +198,6 @@ struct PlanSettings {
   int ranks_per_node = 0;              // 0: MPI_Comm_split_type's nodes
 };
 PlanSettings read_settings(MPI_Comm comm);
-
-// Automatic selection (docs/design/neighbor-collectives.md): aggregation
-// when the direct algorithm would send at least this many messages per node
-// pair between nodes, and then for blocks up to kAutoAggregateMaxBytes.
-inline constexpr long long kAutoMinMessagesPerPair = 4;
-inline constexpr std::uint64_t kAutoAggregateMaxBytes = 1024;
 
 // Collective over `comm` (`rank` in it): agrees the settings (a setting that
 // differs between ranks is MPI_ERR_ARG on every rank, naming `caller`),
