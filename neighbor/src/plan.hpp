@@ -29,6 +29,7 @@
 // b's receive order, whichever way the group travels.
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -199,11 +200,25 @@ struct PlanSettings {
 };
 PlanSettings read_settings(MPI_Comm comm);
 
-// Collective over `comm` (`rank` in it): agrees the settings (a setting that
-// differs between ranks is MPI_ERR_ARG on every rank, naming `caller`),
-// finds the machine nodes and, when aggregation may be used, the routes.
-// Point-to-point traffic, if any, runs on `channel` with tag `tag`.
+// The settings as values reduced with MPI_MAX (each with its negation), so
+// that their agreement can ride on a collective made anyway (the channel's
+// lease on a communicator's first collective).
+struct SettingsAgreement {
+  explicit SettingsAgreement(const PlanSettings& settings);
+  // In an allreduce of its own.
+  void reduce(MPI_Comm comm);
+  // After the reduction: a setting that differs between ranks is MPI_ERR_ARG
+  // on every rank, naming `caller`.
+  void check(const char* caller) const;
+
+  std::array<long long, 6> values;
+};
+
+// `settings` agreed by every rank of `comm` (`rank` in it). Local for the
+// direct algorithm; for aggregation, collective over `comm`: finds the
+// machine nodes and the routes, with point-to-point traffic on `channel`
+// with tag `tag`.
 std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
-                                      const PlanSettings& settings, MPI_Comm channel, int tag, const char* caller);
+                                      const PlanSettings& settings, MPI_Comm channel, int tag);
 
 }  // namespace distopo::detail

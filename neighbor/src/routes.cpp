@@ -351,35 +351,39 @@ void adopt_answer(const std::vector<int>& answer, Routes& r) {
   }
 }
 
-void agree_settings(MPI_Comm comm, PlanSettings& settings, const char* caller) {
-  std::array<long long, 6> v = {static_cast<long long>(settings.algorithm),
-                                -static_cast<long long>(settings.algorithm),
-                                settings.aggregate_max_bytes,
-                                -settings.aggregate_max_bytes,
-                                settings.ranks_per_node,
-                                -settings.ranks_per_node};
-  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, v.data(), 6, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+}  // namespace
+
+SettingsAgreement::SettingsAgreement(const PlanSettings& settings)
+    : values{static_cast<long long>(settings.algorithm),
+             -static_cast<long long>(settings.algorithm),
+             settings.aggregate_max_bytes,
+             -settings.aggregate_max_bytes,
+             settings.ranks_per_node,
+             -settings.ranks_per_node} {}
+
+void SettingsAgreement::reduce(MPI_Comm comm) {
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MAX, comm),
+            "MPI_Allreduce");
+}
+
+void SettingsAgreement::check(const char* caller) const {
   const char* names[] = {"distopo_neighbor_algorithm (DISTOPO_NEIGHBOR_ALGORITHM)",
                          "distopo_neighbor_aggregate_max_bytes (DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES)",
                          "distopo_ranks_per_node (DISTOPO_RANKS_PER_NODE)"};
-  for (int i = 0; i < 3; ++i) {
-    if (v[2 * i] != -v[2 * i + 1]) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (values[2 * i] != -values[2 * i + 1]) {
       throw Error(MPI_ERR_ARG, std::string(caller) + ": the setting " + names[i] +
                                    " must be the same on every rank of the communicator");
     }
   }
 }
 
-}  // namespace
-
-std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank, const PlanSettings& given,
-                                      MPI_Comm channel, int tag, const char* caller) {
+std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
+                                      const PlanSettings& settings, MPI_Comm channel, int tag) {
   auto plan = std::make_shared<Plan>();
   plan->sequence = neighbor_sequence(record, rank);
   const NeighborSequence& s = plan->sequence;
   plan->direct = {MessagePlan(s.recv_order, s.sources), MessagePlan(s.send_order, s.destinations)};
-  PlanSettings settings = given;
-  agree_settings(comm, settings, caller);
   Selection& choice = plan->selection;
   choice.setting = settings.algorithm;
   if (settings.algorithm == NeighborAlgorithm::direct) return plan;
