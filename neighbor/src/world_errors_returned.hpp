@@ -8,7 +8,9 @@
 // is restored when the guard ends. Without MPI_Init (the sessions model)
 // there is no MPI_COMM_WORLD to ask, and nothing is changed.
 //
-// Threads. The handler is one per process, so the guards of all threads
+// Threads. Below MPI_THREAD_MULTIPLE, one thread at a time is in MPI, so a
+// plain count suffices (a guard costs the four handler calls, no lock). With
+// MPI_THREAD_MULTIPLE: the handler is one per process, so the guards of all threads
 // share one count: the first guard sets MPI_ERRORS_RETURN, the last one
 // restores the program's handler (each guard saving and restoring on its own
 // left MPI_ERRORS_RETURN behind when two overlapped). The thread that changes
@@ -31,6 +33,14 @@ class WorldErrorsReturned {
     PMPI_Initialized(&initialized);
     if (!initialized) return;
     counted_ = true;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    serial_ = level != MPI_THREAD_MULTIPLE;
+    if (serial_) {
+      Shared& s = shared();
+      if (s.guards++ == 0) set_returning(s);
+      return;
+    }
     {
       const std::lock_guard lock(shared().mutex);
       ++shared().guards;
@@ -41,6 +51,11 @@ class WorldErrorsReturned {
   }
   ~WorldErrorsReturned() {
     if (!counted_) return;
+    if (serial_) {
+      Shared& s = shared();
+      if (--s.guards == 0) restore(s);
+      return;
+    }
     {
       const std::lock_guard lock(shared().mutex);
       --shared().guards;
@@ -101,7 +116,25 @@ class WorldErrorsReturned {
     }
   }
 
+  // Without MPI_THREAD_MULTIPLE no two threads are in MPI (nor in these
+  // guards, which live inside MPI calls and MPICH's callbacks) at once: the
+  // count needs no lock, and the handler is set by the first guard and
+  // restored by the last one directly.
+  static void set_returning(Shared& s) noexcept {
+    MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) return;
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    s.saved = program;
+  }
+  static void restore(Shared& s) noexcept {
+    if (s.saved == MPI_ERRHANDLER_NULL) return;
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, s.saved);
+    PMPI_Errhandler_free(&s.saved);
+    s.saved = MPI_ERRHANDLER_NULL;
+  }
+
   bool counted_ = false;
+  bool serial_ = false;  // the thread level is below MPI_THREAD_MULTIPLE
 };
 
 }  // namespace distopo::detail

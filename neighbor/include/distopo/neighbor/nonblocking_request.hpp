@@ -4,8 +4,9 @@
 // the collective's point-to-point requests, so MPICH's MPI_Wait, MPI_Test and
 // friends complete it. Two things stay MPICH's there: MPI_Request_get_status
 // never completes it (MPICH does not call a generalized request's poll
-// function there), and a failure comes back as class MPI_ERR_OTHER raised on
-// MPI_COMM_WORLD's error handler (a generalized request has no communicator).
+// function there), and a failure (with the collective's error class) is
+// raised on MPI_COMM_WORLD's error handler (a generalized request has no
+// communicator).
 //
 // A caller that intercepts completion calls completes the request through
 // this class instead, and gets the standard's behaviour: the C API library
@@ -16,11 +17,6 @@
 #include <memory>
 
 namespace distopo {
-
-namespace detail {
-class PostedRequests;
-struct GeneralizedRequest;
-}  // namespace detail
 
 class NonblockingRequest {
  public:
@@ -46,13 +42,17 @@ class NonblockingRequest {
   NonblockingRequest& operator=(const NonblockingRequest&) = delete;
   ~NonblockingRequest();
 
+  // The library's side of a request (opaque here), and the MPICH callbacks
+  // that make and serve it.
+  struct State;
+  struct Callbacks;
+
  private:
-  friend struct detail::GeneralizedRequest;  // creates it and serves MPICH's callbacks
-  explicit NonblockingRequest(std::unique_ptr<detail::PostedRequests> posted) noexcept;
+  explicit NonblockingRequest(std::unique_ptr<State> state) noexcept;
   void mark_complete() noexcept;       // MPI_Grequest_complete, once
   void release(MPI_Request* request);  // frees a complete one; throws its failure
 
-  std::unique_ptr<detail::PostedRequests> posted_;
+  std::unique_ptr<State> state_;
   MPI_Request handle_ = MPI_REQUEST_NULL;  // the generalized request handed out
   bool marked_ = false;
 };
