@@ -84,6 +84,17 @@ Piece gather(std::span<const Piece> group, const PieceData& data, int* into) {
   return whole;
 }
 
+// Radix counters for the sorts: empty without memory for them (sort_groups
+// runs after the constructors' agreement, where a failure on one rank alone
+// would hang the others, so it sorts without counters instead).
+std::vector<std::uint32_t> counters_if_memory(std::size_t n) {
+  try {
+    return std::vector<std::uint32_t>(n);
+  } catch (const std::bad_alloc&) {
+    return {};
+  }
+}
+
 }  // namespace
 
 void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, std::uint32_t all,
@@ -146,19 +157,13 @@ void sort_groups(std::size_t groups, std::size_t largest,
   if (largest < 2) return;  // nothing to sort
   // Groups below kMinWeightsToRadix are sorted without counters.
   const std::size_t per_thread = largest < kMinWeightsToRadix ? 0 : RadixPlan::counters_for(largest, 31);
-  // This runs after the constructors' agreement: without memory for the
-  // counters it sorts without them rather than fail on one rank alone.
   if (groups > 1 && per_thread > 0 && Kokkos::is_initialized() && Exec().concurrency() > 1) {
     const KokkosTurn turn;
     std::vector<std::uint32_t> counters;
     std::optional<Kokkos::Experimental::UniqueToken<Exec>> token;
     if (turn) {
       token.emplace();
-      try {
-        counters.resize(static_cast<std::size_t>(token->size()) * per_thread);
-      } catch (const std::bad_alloc&) {
-        counters.clear();
-      }
+      counters = counters_if_memory(static_cast<std::size_t>(token->size()) * per_thread);
     }
     if (!counters.empty()) {
       std::uint32_t* const all = counters.data();
@@ -172,12 +177,7 @@ void sort_groups(std::size_t groups, std::size_t largest,
       return;
     }
   }
-  std::vector<std::uint32_t> counters;
-  try {
-    counters.resize(per_thread);
-  } catch (const std::bad_alloc&) {
-    counters.clear();
-  }
+  std::vector<std::uint32_t> counters = counters_if_memory(per_thread);
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
 
