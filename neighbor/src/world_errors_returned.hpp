@@ -38,7 +38,7 @@ class WorldErrorsReturned {
     serial_ = level != MPI_THREAD_MULTIPLE;
     if (serial_) {
       Shared& s = shared();
-      if (s.guards++ == 0) set_returning(s);
+      if (s.guards++ == 0) s.saved = world_returning();
       return;
     }
     {
@@ -53,7 +53,7 @@ class WorldErrorsReturned {
     if (!counted_) return;
     if (serial_) {
       Shared& s = shared();
-      if (--s.guards == 0) restore(s);
+      if (--s.guards == 0 && s.saved != MPI_ERRHANDLER_NULL) world_back_to(s.saved);
       return;
     }
     {
@@ -100,37 +100,37 @@ class WorldErrorsReturned {
         }
       }
       if (set_returning) {
-        MPI_Errhandler program = MPI_ERRHANDLER_NULL;
-        if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) {
-          const std::lock_guard lock(s.mutex);
+        const MPI_Errhandler program = world_returning();
+        const std::lock_guard lock(s.mutex);
+        if (program == MPI_ERRHANDLER_NULL) {
           s.changing = false;
           return;
         }
-        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        const std::lock_guard lock(s.mutex);
         s.saved = program;
       } else {
-        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, restore);
-        PMPI_Errhandler_free(&restore);
+        world_back_to(restore);
       }
     }
   }
 
-  // Without MPI_THREAD_MULTIPLE no two threads are in MPI (nor in these
-  // guards, which live inside MPI calls and MPICH's callbacks) at once: the
-  // count needs no lock, and the handler is set by the first guard and
-  // restored by the last one directly.
-  static void set_returning(Shared& s) noexcept {
+  // The two switches of the handler. Without MPI_THREAD_MULTIPLE no two
+  // threads are in MPI (nor in these guards, which live inside MPI calls and
+  // MPICH's callbacks) at once: the first guard and the last one call them
+  // directly, without the lock and settle().
+  //
+  // Sets MPI_ERRORS_RETURN; returns the program's handler, or
+  // MPI_ERRHANDLER_NULL (and changes nothing) if it cannot be read.
+  static MPI_Errhandler world_returning() noexcept {
     MPI_Errhandler program = MPI_ERRHANDLER_NULL;
-    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) return;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) return MPI_ERRHANDLER_NULL;
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    s.saved = program;
+    return program;
   }
-  static void restore(Shared& s) noexcept {
-    if (s.saved == MPI_ERRHANDLER_NULL) return;
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, s.saved);
-    PMPI_Errhandler_free(&s.saved);
-    s.saved = MPI_ERRHANDLER_NULL;
+  // Sets `program` back and frees the reference to it (null afterwards).
+  static void world_back_to(MPI_Errhandler& program) noexcept {
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, program);
+    PMPI_Errhandler_free(&program);
+    program = MPI_ERRHANDLER_NULL;
   }
 
   bool counted_ = false;
