@@ -4,6 +4,8 @@
 #include <climits>
 #include <new>
 
+#include "equal_runs.hpp"
+
 namespace distopo::detail {
 namespace {
 
@@ -237,13 +239,10 @@ DistGraphTopology EdgeInbox::lists() && {
     // them was taken with the first such piece).
     const bool out = own_->out();
     const int* const ranks = own_->ranks();
-    for (std::size_t i = 0; i < own_->ends();) {
-      std::size_t j = i + 1;
-      while (j < own_->ends() && ranks[j] == ranks[i]) ++j;
-      const std::uint32_t neighbor = direction_rank(out, ranks[i]);
-      pieces_.push_back(own_piece(neighbor, i, j - i));
-      i = j;
-    }
+    const auto rank_at = [ranks](std::size_t i) { return ranks[i]; };
+    for_each_equal_run(0, own_->ends(), rank_at, [&](std::size_t i, std::size_t j) {
+      pieces_.push_back(own_piece(direction_rank(out, ranks[i]), i, j - i));
+    });
   }
   const std::size_t assembled = assembled_ends();
   const PieceData data{received_.data(), own_ ? own_->weights() : nullptr};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "end_messages.hpp"
+#include "equal_runs.hpp"
 #include "kokkos_runtime.hpp"
 #include "radix_sort.hpp"
 
@@ -122,9 +123,8 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
   // the group's first position.
   std::size_t groups = 0;
   std::size_t first = 0;
-  for (std::size_t i = 0; i < pieces.size();) {
-    std::size_t j = i + 1;
-    while (j < pieces.size() && pieces[j].direction_rank == pieces[i].direction_rank) ++j;
+  const auto neighbor = [pieces](std::size_t i) { return pieces[i].direction_rank; };
+  for_each_equal_run(0, pieces.size(), neighbor, [&](std::size_t i, std::size_t j) {
     Piece group{pieces[i].direction_rank, 0, kWeightsFollow, false, true, 0, 0, 0};
     if (weights != nullptr) {
       group = gather(pieces.subspan(i, j - i), data, weights + first);
@@ -134,8 +134,7 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
     group.offset = first;
     first += group.count;
     pieces[groups++] = group;
-    i = j;
-  }
+  });
   if (weights != nullptr) {
     std::size_t largest = 0;
     for (const Piece& group : pieces.first(groups)) {

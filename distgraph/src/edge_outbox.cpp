@@ -1,5 +1,7 @@
 #include "edge_outbox.hpp"
 
+#include "equal_runs.hpp"
+
 namespace distopo::detail {
 namespace {
 
@@ -27,22 +29,20 @@ void EdgeOutbox::send_own_list(int self, bool weighted, OwnList list, EdgeInbox&
   std::size_t self_first = 0;
   std::size_t self_count = 0;
   std::size_t runs_ints = 0;
-  for (std::size_t i = 0; i < n;) {
-    std::size_t j = i + 1;
-    while (j < n && ranks[j] == ranks[i]) ++j;
+  const auto rank_at = [ranks](std::size_t i) { return ranks[i]; };
+  for_each_equal_run(0, n, rank_at, [&](std::size_t i, std::size_t j) {
     if (ranks[i] == self) {
       self_first = i;
       self_count = j - i;
-    } else {
-      std::size_t distinct = 1;
-      if (weighted) {
-        for (std::size_t k = i + 1; k < j; ++k) distinct += static_cast<std::size_t>(weights[k] != weights[k - 1]);
-        if (as_runs_of_one_weight(distinct, j - i)) runs_ints += 1 + kRunHeaderInts * distinct;
-      }
-      slices.push_back({ranks[i], i, j - i, distinct});
+      return;
     }
-    i = j;
-  }
+    std::size_t distinct = 1;
+    if (weighted) {
+      for (std::size_t k = i + 1; k < j; ++k) distinct += static_cast<std::size_t>(weights[k] != weights[k - 1]);
+      if (as_runs_of_one_weight(distinct, j - i)) runs_ints += 1 + kRunHeaderInts * distinct;
+    }
+    slices.push_back({ranks[i], i, j - i, distinct});
+  });
   if (!weighted) counts_.reserve(slices.size());
   int* runs = runs_.append(runs_ints);
   messages_.reserve(slices.size());
@@ -57,14 +57,11 @@ void EdgeOutbox::send_own_list(int self, bool weighted, OwnList list, EdgeInbox&
       runs += 1 + kRunHeaderInts * slice.distinct;
       message[0] = static_cast<int>(slice.distinct);
       int* header = message + 1;
-      const std::size_t end = slice.first + slice.count;
-      for (std::size_t k = slice.first; k < end;) {
-        std::size_t l = k + 1;
-        while (l < end && weights[l] == weights[k]) ++l;
+      const auto weight_at = [weights](std::size_t k) { return weights[k]; };
+      for_each_equal_run(slice.first, slice.first + slice.count, weight_at, [&](std::size_t k, std::size_t l) {
         write_run_header(header, {from_self, static_cast<std::int32_t>(l - k), weights[k]});
         header += kRunHeaderInts;
-        k = l;
-      }
+      });
       add_message(slice.rank, {message, 1 + kRunHeaderInts * slice.distinct}, MessageKind::runs);
     }
   }
@@ -73,17 +70,13 @@ void EdgeOutbox::send_own_list(int self, bool weighted, OwnList list, EdgeInbox&
 }
 
 void EdgeOutbox::send_runs(int self, const std::vector<OwnedRun>& runs, EdgeInbox& inbox) {
+  const auto owner = [&runs](std::size_t i) { return runs[i].owner; };
   std::size_t peer_ints = 0;
-  for (std::size_t i = 0; i < runs.size();) {
-    std::size_t j = i + 1;
-    while (j < runs.size() && runs[j].owner == runs[i].owner) ++j;
+  for_each_equal_run(0, runs.size(), owner, [&](std::size_t i, std::size_t j) {
     if (runs[i].owner != self) peer_ints += 1 + kRunHeaderInts * (j - i);
-    i = j;
-  }
+  });
   int* next = runs_.append(peer_ints);
-  for (std::size_t i = 0; i < runs.size();) {
-    std::size_t j = i + 1;
-    while (j < runs.size() && runs[j].owner == runs[i].owner) ++j;
+  for_each_equal_run(0, runs.size(), owner, [&](std::size_t i, std::size_t j) {
     const std::size_t ints = 1 + kRunHeaderInts * (j - i);
     int* const message = runs[i].owner == self ? inbox.place(self, MessageKind::runs, static_cast<int>(ints)) : next;
     message[0] = static_cast<int>(j - i);
@@ -94,8 +87,7 @@ void EdgeOutbox::send_runs(int self, const std::vector<OwnedRun>& runs, EdgeInbo
       add_message(runs[i].owner, {message, ints}, MessageKind::runs);
       next += ints;
     }
-    i = j;
-  }
+  });
 }
 
 }  // namespace distopo::detail
