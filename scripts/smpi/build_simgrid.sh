@@ -11,7 +11,7 @@
 #   - overheads-timeline adds a setting, smpi/overheads-timeline (off by
 #     default, so other runs are unchanged), that charges each rank's send and
 #     receive overheads on one timeline, receive overheads at arrival: see the
-#     patch and docs/results/neighbor/smpi.md.
+#     patch and docs/results/neighbor/README.md.
 #
 # Usage: bash scripts/smpi/build_simgrid.sh [PREFIX]
 #   PREFIX defaults to build-smpi/simgrid; prints the library's path,
