@@ -5,9 +5,31 @@
 #include <mutex>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <string>
 
 namespace smpi_bench {
+namespace {
+
+// h of a host named node-<100000 + h>, or -1.
+long host_index(const simgrid::s4u::Host* host) {
+  const std::string& name = host->get_name();
+  if (name.rfind("node-", 0) != 0) return -1;
+  return std::stol(name.substr(5)) - 100000;
+}
+
+// Links between two hosts in the fat tree of fat_tree_platform.sh.
+double fat_tree_hops(const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination) {
+  const long a = host_index(source);
+  const long b = host_index(destination);
+  if (a < 0 || b < 0 || a == b) return 1.0;
+  if (a / 32 == b / 32) return 2.0;
+  if (a / 1024 == b / 1024) return 4.0;
+  return 6.0;
+}
+
+}  // namespace
 
 void install_machine_model(const MachineModel& model) {
   static std::once_flag installed;
@@ -43,6 +65,12 @@ void install_machine_model(const MachineModel& model) {
             return model.copy_bandwidth / model.loopback_bandwidth;
           }
           return size / (size + model.wire_bytes);
+        });
+    // Links as the platform says (none of SMPI's default latency factors).
+    simgrid::s4u::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
+        [model](double, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
+                const std::vector<simgrid::s4u::Link*>&, const std::unordered_set<simgrid::s4u::NetZone*>&) {
+          return model.fat_tree_hops ? fat_tree_hops(source, destination) : 1.0;
         });
   });
 }

@@ -6,7 +6,8 @@
 // per-message wire cost. The same for every message of every algorithm.
 // Values and their sources: docs/results/neighbor/README.md.
 //
-// A message of S bytes between ranks on different hosts:
+// A message of S bytes between ranks on different hosts (SMPI adds 16 bytes
+// of envelope to S on the wire):
 //   sender    network_overhead (+ S / copy_bandwidth while eager: copied into
 //             the network's bounce buffer)
 //   network   the route's latency; S + wire_bytes on every link of the route,
@@ -33,6 +34,13 @@ struct MachineModel {
   double wire_bytes = 0;            // per message, on every network link it crosses
   double loopback_bandwidth = 0;    // the platform's loopback link (bytes/s)
   std::size_t eager_limit = 65536;  // smpi/async-small-thresh and smpi/send-is-detached-thresh
+  // Hosts named node-<100000 + h> (scripts/smpi/node_platform.sh): a
+  // message between two hosts crosses one link of one fat-tree hop's latency,
+  // multiplied here by the hops between them in the fat tree of
+  // fat_tree_platform.sh (2 under one leaf switch of 32 hosts, 4 within a
+  // group of 1024, 6 otherwise). false: every route's latency as the
+  // platform says.
+  bool fat_tree_hops = false;
 };
 
 // Installs the model for the whole simulation. Call once, before MPI_Init

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks the neighborhood-collective study's machine model against what can
 # be worked out by hand: bench/smpi/model_check_sim on two hosts of four ranks
-# under one leaf switch (two 0.5 us links between them, L = 1 us, B = 12.5
-# GB/s), with the model of neighbor_model.sh. SMPI sends a message of S bytes
+# (node_platform.sh: a message crosses the sender's link, B = 12.5 GB/s, its
+# latency L the fat tree's 0.5 us per hop: L = 1 us for hosts under one leaf
+# switch, 2 us for hosts in one group of 1024), with the model of
+# neighbor_model.sh. SMPI sends a message of S bytes
 # as S + 16 (its envelope). For an eager message (S < 64 KiB), with o the
 # sender's and receiver's overhead, c = S / the copy bandwidth, w the wire
 # bytes per message, l the loopback latency:
@@ -33,21 +35,28 @@ smpi_simgrid "$build" 0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 status=0
-for model in overheads no_overheads; do
+# Hosts 0 and 1 share a leaf switch (2 hops of 0.5 us: L = 1 us), hosts 0
+# and 32 only a group (4 hops: L = 2 us).
+for case in "overheads 0,1" "no_overheads 0,1" "overheads 0,32"; do
+  read -r model hosts <<<"$case"
   neighbor_model "$model"
-  neighbor_platform "$scratch" 8 4
+  neighbor_platform "$scratch" 8 4 "$hosts"
   (cd "$scratch" && LD_PRELOAD="$simgrid_preload" smpirun -np 8 -platform "$platform" -hostfile "$hostfile" \
     "${model_cfg[@]}" "$build/bench/smpi/model_check_sim" "${model_args[@]}" --bytes 8,1024,65536 \
     >"$scratch/$model.jsonl" 2>"$scratch/$model.log") || { cat "$scratch/$model.log" >&2; exit 1; }
-  echo "### model: $model"
-  /usr/bin/python3 - "$scratch/$model.jsonl" "${model_args[@]}" --loopback-latency "$neighbor_loopback_latency" <<'PY' || status=1
+  echo "### model: $model, hosts $hosts"
+  /usr/bin/python3 - "$scratch/$model.jsonl" "${model_args[@]}" --loopback-latency "$neighbor_loopback_latency" \
+    --hops "$([ "$hosts" = 0,1 ] && echo 2 || echo 4)" <<'PY' || status=1
 import json, sys
-args = dict(zip(sys.argv[2::2], sys.argv[3::2]))
+args, words = {}, sys.argv[2:]
+while words:  # options with a value, and flags
+    name = words.pop(0)
+    args[name] = words.pop(0) if words and not words[0].startswith("--") else ""
 o = float(args["--network-overhead"]); o_shm = float(args["--shm-overhead"])
 bc = float(args["--copy-bandwidth"]); w = float(args["--wire-bytes"])
 bl = float(args["--loopback-bandwidth"]); eager = int(args["--eager-limit"])
 l = float(args["--loopback-latency"].removesuffix("ns")) * 1e-9
-L, B, late = 1e-6, 12.5e9, 10e-6
+L, B, late = int(args["--hops"]) * 0.5e-6, 12.5e9, 10e-6
 def expected(scenario, s):
     c = s / bc
     wire = s + 16 + w  # bytes a network message occupies each link with

@@ -36,13 +36,13 @@ neighbor_model() {
   neighbor_eager_limit=65536
   model_args=(--network-overhead "$network_overhead" --shm-overhead "$shm_overhead"
               --copy-bandwidth "$neighbor_copy_bandwidth" --wire-bytes "$wire_bytes"
-              --loopback-bandwidth "$neighbor_loopback_bandwidth" --eager-limit "$neighbor_eager_limit")
+              --loopback-bandwidth "$neighbor_loopback_bandwidth" --eager-limit "$neighbor_eager_limit"
+              --fat-tree-hops)
   model_cfg=(
     --cfg=smpi/privatization:no
     --cfg=contexts/stack-size:128
-    # The links as the platform says; bandwidth factors come from the model's
-    # callback (SMPI refuses smpi/bw-factor beside it).
-    --cfg=smpi/lat-factor:0:1
+    # No smpi/lat-factor or smpi/bw-factor: the model's callbacks set both
+    # (SMPI refuses the settings beside them).
     --cfg=smpi/async-small-thresh:$neighbor_eager_limit --cfg=smpi/send-is-detached-thresh:$neighbor_eager_limit
     --cfg=smpi/overheads-timeline:yes
     # The wire cost's bandwidth factor trips SimGrid's check of the sharing
@@ -59,17 +59,19 @@ neighbor_model() {
 }
 
 # Writes the platform of $2 ranks, $3 per host, and its hostfile under $1;
-# sets platform and hostfile (and size_cfg, as smpi_platform does).
+# sets platform and hostfile (and size_cfg, as smpi_platform does). $4, if
+# given: node_platform.sh's --host-numbers.
 neighbor_platform() {
-  local build=$1 p=$2 per_host=$3
+  local build=$1 p=$2 per_host=$3 numbers=()
+  [ -z "${4:-}" ] || numbers=(--host-numbers "$4")
   size_cfg=()
   if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
     size_cfg=(--cfg=contexts/guard-size:0)
   fi
-  platform="$build/platforms/fat_tree_${p}_${per_host}pn.xml"
+  platform="$build/platforms/nodes_${p}_${per_host}pn.xml"
   hostfile="$build/platforms/hosts_${p}_${per_host}pn.txt"
   mkdir -p "$build/platforms"
-  bash "$root/scripts/smpi/fat_tree_platform.sh" --ranks-per-host "$per_host" \
+  bash "$root/scripts/smpi/node_platform.sh" --ranks-per-host "$per_host" \
     --loopback-bw "${neighbor_loopback_bandwidth}Bps" --loopback-lat "$neighbor_loopback_latency" \
-    --hostfile "$hostfile" "$p" >"$platform"
+    --hostfile "$hostfile" "${numbers[@]}" "$p" >"$platform"
 }
