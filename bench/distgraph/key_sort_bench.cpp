@@ -20,7 +20,6 @@
 
 #include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/key_sort.hpp"
-#include "edge_lists.hpp"
 
 namespace {
 
@@ -75,44 +74,6 @@ void arguments(benchmark::internal::Benchmark* bench) {
 
 BENCHMARK(sort_bench<true>)->Name("distopo_sort_keys")->Apply(arguments)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sort_bench<false>)->Name("std_sort")->Apply(arguments)->Unit(benchmark::kMicrosecond);
-
-// The lists of a rank whose ends do not repeat (distinct weights below 2^30,
-// ranks below P): write_lists, which radix-sorts the ends into the lists'
-// buffer, as dist_graph_create runs it after the exchange
-// (the room of the lists taken first). n = 10^6 ends among P = 4 and 16
-// ranks: the hub and the k-out graphs of the heavy benchmark; the keys are
-// refilled outside the clock (write_lists turns their memory into the lists).
-void write_lists_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const auto ranks = static_cast<int>(state.range(1));
-  std::mt19937_64 random(n + static_cast<std::size_t>(ranks));
-  std::vector<distopo::EdgeKey> input(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto direction = random() % 2 ? distopo::EdgeDirection::out : distopo::EdgeDirection::in;
-    input[i] = distopo::pack_edge(direction, static_cast<int>(random() % static_cast<unsigned>(ranks)),
-                                  static_cast<int>(random() % (1U << 30)));
-  }
-  for (auto _ : state) {
-    state.PauseTiming();
-    distopo::detail::KeyBuffer keys;
-    std::copy(input.begin(), input.end(), keys.append(n));
-    distopo::detail::ListRoom room(true);
-    room.prepare();
-    if (room.add(keys.items()) != distopo::detail::Rejection::none) state.SkipWithError("no room for the lists");
-    state.ResumeTiming();
-    distopo::DistGraphTopology record = distopo::detail::write_lists(std::move(keys), {}, std::move(room));
-    benchmark::DoNotOptimize(record.sources.data());
-    state.PauseTiming();
-    record = {};  // freed outside the clock
-    state.ResumeTiming();
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
-}
-BENCHMARK(write_lists_bench)
-    ->Name("distopo_write_lists")
-    ->ArgNames({"n", "P"})
-    ->ArgsProduct({{1000000, 4800000}, {4, 16}})
-    ->Unit(benchmark::kMicrosecond);
 
 // What the memory allows one radix pass, on Kokkos' threads: `copy` reads and
 // writes n keys in order; `scatter` writes them where a pass over a random

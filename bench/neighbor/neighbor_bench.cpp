@@ -1,11 +1,17 @@
 // mpiexec -n P neighbor_bench: latency/bandwidth of distopo's neighborhood
-// collectives against MPICH's own (PMPI_Neighbor_*) on the same communicator:
-// 2-D and 3-D periodic stencils and a random sparse graph, 8 B .. 1 MiB per
-// block, and dense neighborhoods (thousands of multi-edges per pair of ranks:
-// `multigraph` and `star`). One JSON line per (impl, form, op, topology,
-// degree, bytes): the median over repetitions of the max-over-ranks time per
-// call.
+// collectives, under each of its algorithms, against MPICH's own
+// (PMPI_Neighbor_*) on the same communicator: 2-D and 3-D periodic stencils
+// (Cartesian), a 26-neighbor 3-D stencil and a random sparse graph
+// (distributed graphs), 8 B .. 1 MiB per block, and dense neighborhoods
+// (thousands of multi-edges per pair of ranks: `multigraph` and `star`).
+// Machine nodes are emulated with --ranks-per-node (distopo_ranks_per_node on
+// each algorithm's copy of the communicator). The implementations are timed
+// in turn, --rounds times over, so ratios come from one run. One JSON line
+// per (impl, algorithm, ranks per node, form, op, topology, degree, bytes):
+// the median over rounds of the median over repetitions of the
+// max-over-ranks time per call.
 // Run: mpiexec -n P neighbor_bench [--topology stencil3d,random_sparse] [--degree 3] [--max-bytes N] [--reps 11]
+//      mpiexec -n P neighbor_bench --algorithm direct,aggregated --ranks-per-node 2,4 --form blocking,persistent
 //      mpiexec -n P neighbor_bench --topology multigraph,star --dense-degree 100,20000 --bytes 8,4096
 #include <mpi.h>
 
@@ -14,6 +20,7 @@
 #include <climits>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
@@ -22,6 +29,7 @@
 #include "distopo/cart.hpp"
 #include "distopo/distgraph.hpp"
 #include "distopo/neighbor.hpp"
+#include "distopo/neighbor/algorithm.hpp"
 
 namespace {
 
@@ -61,6 +69,28 @@ distopo::Comm random_graph(int p, unsigned seed, int degree) {
   int me = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   return adjacent(in[static_cast<std::size_t>(me)], out[static_cast<std::size_t>(me)]);
+}
+
+// The 26 neighbors of a periodic 3-D grid (dims_create(P, 3)), as a
+// distributed graph: a 27-point stencil's halo exchange. Repeated neighbors
+// (dimensions of size 1 or 2) stay repeated.
+distopo::Comm stencil27(int p, int me) {
+  const std::vector<int> dims = distopo::dims_create(p, 3);
+  const int x = me / (dims[1] * dims[2]), y = (me / dims[2]) % dims[1], z = me % dims[2];
+  std::vector<int> peers;
+  for (int dx = -1; dx <= 1; ++dx) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dz = -1; dz <= 1; ++dz) {
+        if (dx == 0 && dy == 0 && dz == 0) continue;
+        const int nx = (x + dx + dims[0]) % dims[0], ny = (y + dy + dims[1]) % dims[1],
+                  nz = (z + dz + dims[2]) % dims[2];
+        peers.push_back((nx * dims[1] + ny) * dims[2] + nz);
+      }
+    }
+  }
+  // In-edges come from the opposite offsets, listed in the same order.
+  std::vector<int> sources(peers.rbegin(), peers.rend());
+  return adjacent(sources, peers);
 }
 
 // Every rank has `degree` out-edges and `degree` in-edges, the k-th to rank
@@ -123,99 +153,148 @@ struct Buffers {
 
 void wait_for(MPI_Request request) { PMPI_Wait(&request, MPI_STATUS_IGNORE); }
 
-// distopo's call of `op`; a non-blocking one is started, then waited for.
-std::function<void()> distopo_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
+// A persistent request started and waited for by each call.
+template <class Request>
+std::function<void()> persistent_call(std::shared_ptr<Request> request) {
+  return [request] {
+    request->start();
+    request->wait();
+  };
+}
+
+// distopo's call of `op` in `form`: a non-blocking one is started, then
+// waited for; a persistent one initialized here, started and waited for by
+// each call.
+std::function<void()> distopo_call(const std::string& op, const std::string& form, MPI_Comm comm, Buffers& b) {
   using std::span;
+  const bool nonblocking = form == "nonblocking";
+  const bool persistent = form == "persistent";
+  const auto keep = [](distopo::PersistentRequest r) {
+    return persistent_call(std::make_shared<distopo::PersistentRequest>(std::move(r)));
+  };
   const span<const char> one(b.send.data(), b.bytes);
   if (op == "allgather") {
+    if (persistent) return keep(distopo::neighbor_allgather_init(comm, one, b.r()));
     if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_allgather(comm, one, b.r())); };
     return [=, &b] { distopo::neighbor_allgather(comm, one, b.r()); };
   }
   if (op == "allgatherv") {
     const span<const int> counts(b.rcounts), displs(b.rdispls);
+    if (persistent) return keep(distopo::neighbor_allgatherv_init(comm, one, b.r(), counts, displs));
     if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_allgatherv(comm, one, b.r(), counts, displs)); };
     return [=, &b] { distopo::neighbor_allgatherv(comm, one, b.r(), counts, displs); };
   }
   if (op == "alltoall") {
+    if (persistent) return keep(distopo::neighbor_alltoall_init(comm, b.s(), b.r()));
     if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_alltoall(comm, b.s(), b.r())); };
     return [=, &b] { distopo::neighbor_alltoall(comm, b.s(), b.r()); };
   }
   if (op == "alltoallv") {
     const span<const int> sc(b.scounts), sd(b.sdispls), rc(b.rcounts), rd(b.rdispls);
+    if (persistent) return keep(distopo::neighbor_alltoallv_init(comm, b.s(), sc, sd, b.r(), rc, rd));
     if (nonblocking) return [=, &b] { wait_for(distopo::ineighbor_alltoallv(comm, b.s(), sc, sd, b.r(), rc, rd)); };
     return [=, &b] { distopo::neighbor_alltoallv(comm, b.s(), sc, sd, b.r(), rc, rd); };
   }
   const span<const int> sc(b.scounts), rc(b.rcounts);
   const span<const MPI_Aint> sd(b.sdispls_bytes), rd(b.rdispls_bytes);
   const span<const MPI_Datatype> st(b.stypes), rt(b.rtypes);
+  if (persistent) return keep(distopo::neighbor_alltoallw_init(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt));
   if (nonblocking) {
     return [=, &b] { wait_for(distopo::ineighbor_alltoallw(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt)); };
   }
   return [=, &b] { distopo::neighbor_alltoallw(comm, b.s(), sc, sd, st, b.r(), rc, rd, rt); };
 }
 
+// An MPI persistent request behind a start-and-wait call, freed with it.
+struct MpichPersistent {
+  MPI_Request request = MPI_REQUEST_NULL;
+  void start() { PMPI_Start(&request); }
+  void wait() { PMPI_Wait(&request, MPI_STATUS_IGNORE); }
+  ~MpichPersistent() {
+    if (request != MPI_REQUEST_NULL) PMPI_Request_free(&request);
+  }
+};
+
 // MPICH's own call of `op`, the same way.
-std::function<void()> mpich_call(const std::string& op, bool nonblocking, MPI_Comm comm, Buffers& b) {
+std::function<void()> mpich_call(const std::string& op, const std::string& form, MPI_Comm comm, Buffers& b) {
   const int n = static_cast<int>(b.bytes);
+  char* s = b.send.data();
+  char* r = b.recv.data();
+  if (form == "persistent") {
+    auto q = std::make_shared<MpichPersistent>();
+    if (op == "allgather")
+      PMPI_Neighbor_allgather_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, MPI_INFO_NULL, &q->request);
+    if (op == "allgatherv") {
+      PMPI_Neighbor_allgatherv_init(s, n, MPI_BYTE, r, b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm,
+                                    MPI_INFO_NULL, &q->request);
+    }
+    if (op == "alltoall") PMPI_Neighbor_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, MPI_INFO_NULL, &q->request);
+    if (op == "alltoallv") {
+      PMPI_Neighbor_alltoallv_init(s, b.scounts.data(), b.sdispls.data(), MPI_BYTE, r, b.rcounts.data(),
+                                   b.rdispls.data(), MPI_BYTE, comm, MPI_INFO_NULL, &q->request);
+    }
+    if (op == "alltoallw") {
+      PMPI_Neighbor_alltoallw_init(s, b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), r, b.rcounts.data(),
+                                   b.rdispls_bytes.data(), b.rtypes.data(), comm, MPI_INFO_NULL, &q->request);
+    }
+    return persistent_call(q);
+  }
+  const bool nonblocking = form == "nonblocking";
   if (op == "allgather") {
     if (nonblocking) {
-      return [=, &b] {
+      return [=] {
         MPI_Request q;
-        PMPI_Ineighbor_allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm, &q);
+        PMPI_Ineighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, &q);
         wait_for(q);
       };
     }
-    return [=, &b] { PMPI_Neighbor_allgather(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm); };
+    return [=] { PMPI_Neighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm); };
   }
   if (op == "allgatherv") {
     if (nonblocking) {
       return [=, &b] {
         MPI_Request q;
-        PMPI_Ineighbor_allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.rcounts.data(), b.rdispls.data(),
-                                  MPI_BYTE, comm, &q);
+        PMPI_Ineighbor_allgatherv(s, n, MPI_BYTE, r, b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm, &q);
         wait_for(q);
       };
     }
-    return [=, &b] {
-      PMPI_Neighbor_allgatherv(b.send.data(), n, MPI_BYTE, b.recv.data(), b.rcounts.data(), b.rdispls.data(), MPI_BYTE,
-                               comm);
-    };
+    return [=, &b] { PMPI_Neighbor_allgatherv(s, n, MPI_BYTE, r, b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm); };
   }
   if (op == "alltoall") {
     if (nonblocking) {
-      return [=, &b] {
+      return [=] {
         MPI_Request q;
-        PMPI_Ineighbor_alltoall(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm, &q);
+        PMPI_Ineighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm, &q);
         wait_for(q);
       };
     }
-    return [=, &b] { PMPI_Neighbor_alltoall(b.send.data(), n, MPI_BYTE, b.recv.data(), n, MPI_BYTE, comm); };
+    return [=] { PMPI_Neighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm); };
   }
   if (op == "alltoallv") {
     if (nonblocking) {
       return [=, &b] {
         MPI_Request q;
-        PMPI_Ineighbor_alltoallv(b.send.data(), b.scounts.data(), b.sdispls.data(), MPI_BYTE, b.recv.data(),
-                                 b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm, &q);
+        PMPI_Ineighbor_alltoallv(s, b.scounts.data(), b.sdispls.data(), MPI_BYTE, r, b.rcounts.data(), b.rdispls.data(),
+                                 MPI_BYTE, comm, &q);
         wait_for(q);
       };
     }
     return [=, &b] {
-      PMPI_Neighbor_alltoallv(b.send.data(), b.scounts.data(), b.sdispls.data(), MPI_BYTE, b.recv.data(),
-                              b.rcounts.data(), b.rdispls.data(), MPI_BYTE, comm);
+      PMPI_Neighbor_alltoallv(s, b.scounts.data(), b.sdispls.data(), MPI_BYTE, r, b.rcounts.data(), b.rdispls.data(),
+                              MPI_BYTE, comm);
     };
   }
   if (nonblocking) {
     return [=, &b] {
       MPI_Request q;
-      PMPI_Ineighbor_alltoallw(b.send.data(), b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), b.recv.data(),
-                               b.rcounts.data(), b.rdispls_bytes.data(), b.rtypes.data(), comm, &q);
+      PMPI_Ineighbor_alltoallw(s, b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), r, b.rcounts.data(),
+                               b.rdispls_bytes.data(), b.rtypes.data(), comm, &q);
       wait_for(q);
     };
   }
   return [=, &b] {
-    PMPI_Neighbor_alltoallw(b.send.data(), b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), b.recv.data(),
-                            b.rcounts.data(), b.rdispls_bytes.data(), b.rtypes.data(), comm);
+    PMPI_Neighbor_alltoallw(s, b.scounts.data(), b.sdispls_bytes.data(), b.stypes.data(), r, b.rcounts.data(),
+                            b.rdispls_bytes.data(), b.rtypes.data(), comm);
   };
 }
 
@@ -240,9 +319,14 @@ int main(int argc, char** argv) {
   int reps = 11;
   const std::vector<std::string> op_names = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"};
   std::vector<std::string> ops = {"alltoall", "alltoallv", "allgather"};
-  const std::vector<std::string> form_names = {"blocking", "nonblocking"};
+  const std::vector<std::string> form_names = {"blocking", "nonblocking", "persistent"};
   std::vector<std::string> forms = {"blocking"};
-  const std::vector<std::string> topology_names = {"stencil2d", "stencil3d", "random_sparse", "multigraph", "star"};
+  const std::vector<std::string> topology_names = {"stencil2d",     "stencil3d",  "stencil27",
+                                                   "random_sparse", "multigraph", "star"};
+  const std::vector<std::string> algorithm_names = {"direct", "aggregated", "auto", "mpich"};
+  std::vector<std::string> algorithms = {"auto", "mpich"};
+  std::vector<int> ranks_per_node = {0};
+  int rounds = 1;
   std::vector<std::string> selected = {"stencil2d", "stencil3d", "random_sparse"};
   // Out-edges each rank draws for random_sparse (self-loops and repeats dropped).
   int degree = 3;
@@ -255,7 +339,16 @@ int main(int argc, char** argv) {
   app.add_option("--op", ops, "operations (default: alltoall,alltoallv,allgather)")
       ->delimiter(',')
       ->check(CLI::IsMember(op_names));
-  app.add_option("--form", forms, "blocking and/or nonblocking (started, then waited for)")
+  app.add_option("--algorithm", algorithms,
+                 "distopo's algorithms (direct, aggregated, auto) and/or mpich (default: auto,mpich)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(algorithm_names));
+  app.add_option("--ranks-per-node", ranks_per_node, "emulated machine nodes of k ranks (0: MPI's nodes)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_option("--rounds", rounds, "times every implementation is timed in turn (median taken)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--form", forms, "blocking, nonblocking (started, then waited for), persistent (started, waited)")
       ->delimiter(',')
       ->check(CLI::IsMember(form_names));
   app.add_option("--topology", selected, "topologies (default: stencil2d,stencil3d,random_sparse)")
@@ -304,6 +397,7 @@ int main(int argc, char** argv) {
                           distopo::cart_create(MPI_COMM_WORLD, distopo::dims_create(p, 3),
                                                {distopo::periodic, distopo::periodic, distopo::periodic})});
   }
+  if (wanted("stencil27")) topologies.push_back({"stencil27", -1, stencil27(p, me)});
   if (wanted("random_sparse")) topologies.push_back({"random_sparse", degree, random_graph(p, 1234, degree)});
   for (const char* dense : {"multigraph", "star"}) {
     if (!wanted(dense) || p < 2) continue;
@@ -314,31 +408,69 @@ int main(int argc, char** argv) {
   }
 
   for (auto& topology : topologies) {
-    MPI_Comm comm = topology.comm;
-    const distopo::NeighborDegrees degrees = distopo::neighbor_degrees(comm);
-    // Every rank times the same number of calls.
-    int busiest = std::max(degrees.indegree, degrees.outdegree);
-    MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_INT, MPI_MAX, comm);
-    for (std::size_t bytes : block_sizes) {
-      if (bytes * static_cast<std::size_t>(busiest) > static_cast<std::size_t>(INT_MAX)) {
-        if (me == 0)
-          std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
-        continue;
+    for (int k : ranks_per_node) {
+      // Each algorithm on its own copy of the communicator, with its settings.
+      struct Impl {
+        std::string impl, algorithm;
+        distopo::Comm comm;
+      };
+      std::vector<Impl> impls;
+      for (const auto& algorithm : algorithms) {
+        MPI_Comm copy = MPI_COMM_NULL;
+        MPI_Comm_dup(topology.comm, &copy);
+        if (algorithm != "mpich") {
+          MPI_Info info;
+          MPI_Info_create(&info);
+          MPI_Info_set(info, "distopo_neighbor_algorithm", algorithm.c_str());
+          if (k > 0) MPI_Info_set(info, "distopo_ranks_per_node", std::to_string(k).c_str());
+          distopo::set_neighbor_info(copy, info);
+          MPI_Info_free(&info);
+        }
+        impls.push_back({algorithm == "mpich" ? "mpich" : "distopo", algorithm, distopo::Comm::adopt(copy)});
       }
-      Buffers buffers(bytes, degrees);
-      const int inner = calls_per_repetition(bytes, busiest);
-      for (const auto& form : forms) {
-        for (const auto& op : ops) {
-          const bool nonblocking = form == "nonblocking";
-          for (const char* impl : {"distopo", "mpich"}) {
-            const auto call = std::string(impl) == "distopo" ? distopo_call(op, nonblocking, comm, buffers)
-                                                             : mpich_call(op, nonblocking, comm, buffers);
-            const double t = median_max_time(comm, reps, inner, call);
-            if (me == 0) {
-              nlohmann::json line = {{"impl", impl}, {"op", op},       {"topology", topology.name},
-                                     {"P", p},       {"bytes", bytes}, {"median_time_s", t}};
-              if (nonblocking) line["form"] = form;
+      MPI_Comm comm = topology.comm;
+      const distopo::NeighborDegrees degrees = distopo::neighbor_degrees(comm);
+      // Every rank times the same number of calls.
+      int busiest = std::max(degrees.indegree, degrees.outdegree);
+      MPI_Allreduce(MPI_IN_PLACE, &busiest, 1, MPI_INT, MPI_MAX, comm);
+      for (std::size_t bytes : block_sizes) {
+        if (bytes * static_cast<std::size_t>(busiest) > static_cast<std::size_t>(INT_MAX)) {
+          if (me == 0)
+            std::fprintf(stderr, "skipped %s, %zu bytes: int displacements overflow\n", topology.name.c_str(), bytes);
+          continue;
+        }
+        Buffers buffers(bytes, degrees);
+        const int inner = calls_per_repetition(bytes, busiest);
+        for (const auto& form : forms) {
+          for (const auto& op : ops) {
+            std::vector<std::function<void()>> calls;
+            for (auto& impl : impls) {
+              calls.push_back(impl.impl == "mpich" ? mpich_call(op, form, impl.comm, buffers)
+                                                   : distopo_call(op, form, impl.comm, buffers));
+            }
+            std::vector<std::vector<double>> times(impls.size());
+            for (int round = 0; round < rounds; ++round) {
+              for (std::size_t i = 0; i < impls.size(); ++i) {
+                times[i].push_back(median_max_time(impls[i].comm, reps, inner, calls[i]));
+              }
+            }
+            for (std::size_t i = 0; i < impls.size() && me == 0; ++i) {
+              std::sort(times[i].begin(), times[i].end());
+              nlohmann::json line = {{"impl", impls[i].impl},
+                                     {"op", op},
+                                     {"topology", topology.name},
+                                     {"P", p},
+                                     {"bytes", bytes},
+                                     {"median_time_s", times[i][times[i].size() / 2]}};
+              if (impls[i].impl == "distopo") {
+                const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(impls[i].comm);
+                line["algorithm"] = impls[i].algorithm;
+                line["chosen"] = distopo::to_string(choice.algorithm);
+              }
+              if (k > 0) line["ranks_per_node"] = k;
+              if (form != "blocking") line["form"] = form;
               if (topology.degree >= 0) line["degree"] = topology.degree;
+              if (rounds > 1) line["rounds"] = rounds;
               std::printf("%s\n", line.dump().c_str());
               std::fflush(stdout);
             }

@@ -14,10 +14,11 @@
 
 namespace distopo::detail {
 namespace {
-// The exchange owns its communicator while it runs, so fixed tags suffice.
-constexpr int kDataTag = 1;
-constexpr int kAckTag = 2;
-constexpr int kAgreementTag = 3;
+// The exchange owns its communicator while it runs, so fixed tags suffice;
+// a data message's tag is kFirstDataTag plus its kind.
+constexpr int kAckTag = 1;
+constexpr int kAgreementTag = 2;
+constexpr int kFirstDataTag = 3;
 // The acknowledgement of a message its receiver had no room for (never a
 // verdict of `done`).
 constexpr int kDropped = INT_MIN;
@@ -25,12 +26,12 @@ constexpr int kDropped = INT_MIN;
 // Consumes the next message from `source` without room for it: a receive of
 // nothing matches it and ends truncated. The channel may be the caller's own
 // communicator (redistribute_edges), so its handler is set aside meanwhile.
-void drop_message(MPI_Comm comm, int source, MPI_Datatype type) {
+void drop_message(MPI_Comm comm, int source, int tag, MPI_Datatype type) {
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   check_mpi(PMPI_Comm_get_errhandler(comm, &handler), "MPI_Comm_get_errhandler");
   check_mpi(PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   char nothing = 0;
-  const int rc = PMPI_Recv(&nothing, 0, type, source, kDataTag, comm, MPI_STATUS_IGNORE);
+  const int rc = PMPI_Recv(&nothing, 0, type, source, tag, comm, MPI_STATUS_IGNORE);
   PMPI_Comm_set_errhandler(comm, handler);
   PMPI_Errhandler_free(&handler);
   int error_class = MPI_SUCCESS;
@@ -59,9 +60,9 @@ void acknowledge(MPI_Comm comm, int source, int verdict, std::vector<MPI_Request
 
 // Where a message of `count` elements goes, or nullptr when this rank has no
 // memory for it.
-void* room_for(const PlaceFn& place, int source, int count) {
+void* room_for(const PlaceFn& place, int source, int kind, int count) {
   try {
-    return place(source, count);
+    return place(source, kind, count);
   } catch (const std::bad_alloc&) {
     return nullptr;
   }
@@ -99,9 +100,15 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   // NBX's synchronous-send semantics without MPI_Issend, which MPICH over UCX
   // completes far more slowly (docs/design/sparse-exchange.md).
   for (const RawMessage& message : outgoing) {
+    if (message.kind < 0 || message.kind >= kMaxMessageKinds) {
+      throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
+    }
+  }
+  for (const RawMessage& message : outgoing) {
     if (message.destination == self) continue;
     sends.emplace_back();
-    check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, kDataTag, comm, &sends.back()),
+    check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, kFirstDataTag + message.kind,
+                        comm, &sends.back()),
               "MPI_Isend");
   }
   std::size_t acks_missing = sends.size();
@@ -110,13 +117,15 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   // overlaps it with their transfer.
   for (const RawMessage& message : outgoing) {
     if (message.destination != self) continue;
-    void* target = room_for(place, self, message.count);
+    void* target = room_for(place, self, message.kind, message.count);
     if (target == nullptr && message.count > 0) {
       values.back() = std::max(values.back(), size - self);
       continue;
     }
     if (message.count > 0) std::memcpy(target, message.data, static_cast<std::size_t>(message.count) * element_size);
-    if (const int verdict = done(self, message.count, target); verdict != 0) on_verdict(self, verdict);
+    if (const int verdict = done(self, message.kind, message.count, target); verdict != 0) {
+      on_verdict(self, verdict);
+    }
   }
   // A rank enters the agreement once every message of its own was received
   // (and its verdicts are in); the agreement completes once every rank has.
@@ -130,23 +139,25 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
     if (!arrived) continue;
     const int source = status.MPI_SOURCE;
-    switch (status.MPI_TAG) {
-      case kDataTag: {
-        int count = 0;
-        check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");
-        void* target = room_for(place, source, count);
-        int verdict = kDropped;
-        if (target == nullptr && count > 0) {
-          // The sender reports it in the agreement: this rank may have
-          // contributed already.
-          drop_message(comm, source, element_type);
-        } else {
-          check_mpi(MPI_Recv(target, count, element_type, source, kDataTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
-          verdict = done(source, count, target);
-        }
-        acknowledge(comm, source, verdict, acks_sent, verdicts_sent);
-        break;
+    const int tag = status.MPI_TAG;
+    if (tag >= kFirstDataTag && tag < kFirstDataTag + kMaxMessageKinds) {
+      const int kind = tag - kFirstDataTag;
+      int count = 0;
+      check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");
+      void* target = room_for(place, source, kind, count);
+      int verdict = kDropped;
+      if (target == nullptr && count > 0) {
+        // The sender reports it in the agreement: this rank may have
+        // contributed already.
+        drop_message(comm, source, tag, element_type);
+      } else {
+        check_mpi(MPI_Recv(target, count, element_type, source, tag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+        verdict = done(source, kind, count, target);
       }
+      acknowledge(comm, source, verdict, acks_sent, verdicts_sent);
+      continue;
+    }
+    switch (tag) {
       case kAckTag: {
         int verdict = 0;
         check_mpi(MPI_Recv(&verdict, 1, MPI_INT, source, kAckTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
@@ -162,8 +173,8 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
         agreement.receive(source);
         break;
       default:
-        throw Error(MPI_ERR_INTERN, "sparse exchange: a message with tag " + std::to_string(status.MPI_TAG) +
-                                        " from rank " + std::to_string(source) +
+        throw Error(MPI_ERR_INTERN, "sparse exchange: a message with tag " + std::to_string(tag) + " from rank " +
+                                        std::to_string(source) +
                                         " on the exchange's communicator, which must carry nothing else");
     }
   }

@@ -103,11 +103,23 @@ TopologyKind topo_test(MPI_Comm comm) {
 
 namespace distopo {
 
-ListStorage::~ListStorage() { std::free(data_); }
+ListStorage::~ListStorage() {
+  for (int* block : blocks_) std::free(block);
+}
 
 void ListStorage::adopt(void* block) noexcept {
-  std::free(data_);
-  data_ = static_cast<int*>(block);
+  std::free(blocks_[0]);
+  blocks_[0] = static_cast<int*>(block);
+}
+
+void ListStorage::add(void* block) noexcept {
+  for (int*& slot : blocks_) {
+    if (slot == nullptr) {
+      slot = static_cast<int*>(block);
+      return;
+    }
+  }
+  std::abort();  // more than kMaxBlocks: a bug of the caller, never input
 }
 
 void DistGraphBuffer::prepare() {
@@ -153,6 +165,22 @@ DistGraphTopology DistGraphBuffer::finish(std::size_t indegree, std::size_t outd
       record.destination_weights = NeighborList(lists + ends + indegree, outdegree);
     }
   }
+  record.storage = std::move(storage_);
+  capacity_ = 0;
+  return record;
+}
+
+DistGraphTopology DistGraphBuffer::finish_in(std::span<void* const> blocks, const DistGraphTopology& lists) && {
+  storage_->adopt(nullptr);
+  for (void* block : blocks) {
+    if (block != nullptr) storage_->add(block);
+  }
+  DistGraphTopology record;
+  record.sources = lists.sources;
+  record.source_weights = lists.source_weights;
+  record.destinations = lists.destinations;
+  record.destination_weights = lists.destination_weights;
+  record.weighted = lists.weighted;
   record.storage = std::move(storage_);
   capacity_ = 0;
   return record;

@@ -13,7 +13,6 @@
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph.hpp"
-#include "distopo/distgraph/edge_key.hpp"
 #include "distopo/distgraph/edge_redistribution.hpp"
 #include "edge_inbox.hpp"
 #include "edge_input.hpp"
@@ -36,6 +35,10 @@ LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) 
                : rank_error(MPI_ERR_NO_MEM, kCaller, rank,
                             "rank " + std::to_string(receiver) + " has no memory for its neighbor lists");
   }
+  if (rejection == detail::Rejection::malformed) {
+    return rank_error(MPI_ERR_INTERN, kCaller, rank,
+                      "rank " + std::to_string(receiver) + " received a malformed message of edge ends from it");
+  }
   return rank_error(
       MPI_ERR_ARG, kCaller, rank,
       own ? std::string("its own edges give it an in- or out-degree above INT_MAX")
@@ -55,7 +58,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
   detail::PhaseClock clock;
 
   // Validation and the outbox: what fails here fails on this rank only.
-  detail::EdgeInbox inbox(options.weighted,
+  detail::EdgeInbox inbox(size, options.weighted,
                           options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   std::optional<detail::EdgeOutbox> outbox;
   std::optional<LocalError> error =
@@ -64,12 +67,12 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
         clock.mark("validate");
         inbox.prepare();
-        outbox.emplace(rank, input, extent, inbox.own());
+        outbox.emplace(rank, options.weighted, input, extent, inbox);
         if (const std::optional<int> peer = outbox->oversized_peer()) {
           return rank_error(MPI_ERR_ARG, kCaller, rank,
-                            "more than INT_MAX edge ends for rank " + std::to_string(*peer));
+                            "more than INT_MAX ints of edge ends for rank " + std::to_string(*peer));
         }
-        if (const detail::Rejection own = inbox.accept(); own != detail::Rejection::none) {
+        if (const detail::Rejection own = outbox->own_verdict(); own != detail::Rejection::none) {
           return rejection_error(own, rank, rank);
         }
         return std::nullopt;
@@ -86,7 +89,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
   // the agreement step.
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
-  const ExchangeVerdicts verdicts{.accept = [&](int, int) { return static_cast<int>(inbox.accept()); },
+  const ExchangeVerdicts verdicts{.accept = [&](int, int, int) { return static_cast<int>(inbox.accept()); },
                                   .on_rejected =
                                       [&](int receiver, int verdict) {
                                         if (error) return;
@@ -94,11 +97,15 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
                                             rejection_error(static_cast<detail::Rejection>(verdict), rank, receiver);
                                         agreement.record_error(rank);
                                       }};
-  const std::span<const OutgoingMessage<EdgeKey>> messages =
-      outbox ? outbox->messages() : std::span<const OutgoingMessage<EdgeKey>>();
+  const std::span<const OutgoingMessage<int>> messages =
+      outbox ? outbox->messages() : std::span<const OutgoingMessage<int>>();
   try {
-    sparse_exchange_into<EdgeKey>(
-        channel, messages, [&inbox](int, int count) { return inbox.place(count); }, agreement.values(), verdicts);
+    sparse_exchange_into<int>(
+        channel, messages,
+        [&inbox](int source, int kind, int count) {
+          return inbox.place(source, static_cast<detail::MessageKind>(kind), count);
+        },
+        agreement.values(), verdicts);
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
     throw;

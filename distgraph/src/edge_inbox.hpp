@@ -1,77 +1,119 @@
 #pragma once
-// dist_graph_create's receiving side: the ends this rank stores (its own,
-// then each message as it arrives) and the room of the lists they become.
-// Single ends stay where they were received; a message of tallied ends moves
-// to a list of its own. Every batch is counted into the lists' room before
-// the next arrives, so a rank without room rejects the message that needs it
-// (ListRoom). The lists are then written where the single ends lie.
+// dist_graph_create's receiving side: the ends this rank stores, as they
+// arrive (its own, then each message), and the room their lists need.
+//
+// Runs (ends of one direction and neighbor rank, end_messages.hpp) stay
+// where they were received; each becomes a Piece: where its weights lie,
+// whether they are in order, which bits they use (read once, on arrival,
+// while in cache). A rank that sorted its own edges (own_edges.hpp) hands its
+// list over whole. Single ends (keys messages) are kept as keys.
+//
+// Every message is counted into the degrees and the room of the lists before
+// the next one arrives, so a rank without memory (or with a degree above
+// INT_MAX) rejects the message that needs it; its sender reports the error in
+// the exchange's agreement step, which every rank sees. Writing the lists
+// afterwards (lists()) allocates nothing that can fail.
 #include <cstddef>
-#include <new>
+#include <cstdint>
+#include <optional>
 #include <span>
+#include <vector>
 
+#include "distopo/core/native_reservation.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph/edge_key.hpp"
+#include "distopo/distgraph/key_sort.hpp"
 #include "edge_keys.hpp"
 #include "edge_lists.hpp"
-#include "end_tally.hpp"
+#include "end_messages.hpp"
+#include "own_edges.hpp"
 
 namespace distopo::detail {
 
+// Why a rank rejects ends it received (or its own): the verdict an exchange
+// sends back to their sender.
+enum class Rejection : int { none = 0, degree_overflow = 1, no_memory = 2, malformed = 3 };
+
 class EdgeInbox {
  public:
+  // `size`: of the communicator (ranks received are checked against it);
   // `mirror_weights`: MPICH's copy of the lists will hold weights too.
-  EdgeInbox(bool weighted, bool mirror_weights) : room_(weighted, mirror_weights) {}
+  EdgeInbox(int size, bool weighted, bool mirror_weights)
+      : size_(size), weighted_(weighted), mirror_weights_(mirror_weights) {}
 
-  // What the lists will need besides their memory, taken before any end
-  // arrives; throws std::bad_alloc.
-  void prepare() { room_.prepare(); }
+  // What the record will share, taken before any end arrives; throws
+  // std::bad_alloc.
+  void prepare() { record_.prepare(); }
 
-  // Where the outbox puts this rank's own ends (then accept() takes them).
-  KeyBuffer& own() { return keys_; }
+  // Where a message of `count` ints of `kind` from `source` goes (this
+  // rank's own ends may come the same way); throws std::bad_alloc.
+  int* place(int source, MessageKind kind, int count);
+  // Takes the message placed last: counts it into the degrees and the room,
+  // or rejects it (then it is dropped).
+  Rejection accept();
 
-  // Room for a message of `count` words; throws std::bad_alloc.
-  EdgeKey* place(int count) { return keys_.append(static_cast<std::size_t>(count)); }
-
-  // Takes the words that arrived since the last call: counts them into the
-  // lists' room, or rejects them.
-  Rejection accept() {
-    const std::span<const EdgeKey> batch = keys_.items().subspan(received_until_);
-    if (!is_tally_message(batch)) {
-      received_until_ = keys_.size();
-      return room_.add(batch);
-    }
-    const std::size_t first = tallied_.size();
-    try {
-      TalliedEnd* end = tallied_.append(tallied_end_count(batch));
-      for (std::size_t i = 0; i < tallied_end_count(batch); ++i) *end++ = tallied_end(batch, i);
-    } catch (const std::bad_alloc&) {
-      keys_.truncate(received_until_);
-      return Rejection::no_memory;
-    }
-    keys_.truncate(received_until_);
-    return room_.add(std::span<const TalliedEnd>(tallied_.items().subspan(first)));
-  }
+  // Where this rank's own single ends go (then accept_own_keys()).
+  KeyBuffer& own_keys() { return keys_; }
+  Rejection accept_own_keys();
+  // This rank's own list of one direction, sorted (own_edges.hpp), with
+  // `neighbors` distinct neighbors; its `self_count` ends from `self_first`
+  // on (neighbor `self`) are also this rank's ends of the other direction
+  // (self-loops).
+  Rejection adopt_own_list(OwnList list, std::size_t neighbors, int self, std::size_t self_first,
+                           std::size_t self_count);
 
   // Drops everything (a rank whose own input failed keeps nothing).
-  void discard() {
-    keys_.release();
-    tallied_.release();
-    received_until_ = 0;
-    room_ = ListRoom(room_.weighted());
-  }
+  void discard();
 
   // The memory held for MPICH's copy of the lists (before lists()).
-  NativeReservation take_mirror() { return room_.take_mirror(); }
+  NativeReservation take_mirror() { return std::move(mirror_); }
 
-  // The sorted lists, in the memory of the ends received and the room taken
-  // for them; allocates nothing that it cannot do without.
-  DistGraphTopology lists() && { return write_lists(std::move(keys_), tallied_.items(), std::move(room_)); }
+  // The record: each list sorted by (rank, weight). Allocates nothing that
+  // it cannot do without.
+  DistGraphTopology lists() &&;
 
  private:
-  KeyBuffer keys_;                     // single ends: this rank's own, then each message
-  GrowingBuffer<TalliedEnd> tallied_;  // ends that came with a count
-  ListRoom room_;
-  std::size_t received_until_ = 0;  // keys_ before this were accepted
+  struct Placed {
+    MessageKind kind;
+    int source;
+    std::size_t offset;  // in received_
+    std::size_t count;
+  };
+
+  Rejection accept_keys();
+  Rejection accept_runs(const Placed& message);
+  Rejection add_piece(const Piece& piece);
+  Rejection count_ends(bool out, std::uint64_t ends);
+  // Takes the room the lists need for what arrived so far.
+  Rejection reserve_room();
+  // Mixed ends (single and in runs): all as single ends, in their room.
+  void expand_into_keys();
+  DistGraphTopology lists_of_keys() &&;
+
+  [[nodiscard]] bool pieces_in(bool out) const { return pieces_per_direction_[out ? 1 : 0] > 0; }
+  // Ends whose lists are assembled from pieces (all of a direction that has any).
+  [[nodiscard]] std::uint64_t assembled_ends() const {
+    return (pieces_in(false) ? in_ : 0) + (pieces_in(true) ? out_ : 0);
+  }
+  [[nodiscard]] bool mixed() const { return !keys_.items().empty() && (pieces_.size() > 0 || own_.has_value()); }
+
+  int size_;
+  bool weighted_;
+  bool mirror_weights_;
+  std::uint64_t in_ = 0;         // in-degree so far
+  std::uint64_t out_ = 0;        // out-degree so far
+  GrowingBuffer<int> received_;  // runs messages, one after another
+  std::optional<Placed> placed_;
+  KeyBuffer keys_;  // single ends
+  std::size_t keys_accepted_ = 0;
+  KeyBits keys_bits_;  // of every key
+  GrowingBuffer<Piece> pieces_;
+  std::size_t pieces_per_direction_[2] = {0, 0};
+  std::optional<OwnList> own_;
+  std::size_t own_groups_ = 0;  // distinct ranks in the own list
+  GrowingBuffer<int> room_;     // the lists' room (lists())
+  DistGraphBuffer record_;      // the record's shared storage
+  NativeReservation mirror_;    // MPICH's copy of the lists, held from the exchange on
 };
 
 }  // namespace distopo::detail

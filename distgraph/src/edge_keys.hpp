@@ -71,6 +71,23 @@ class GrowingBuffer {
     items_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
+  // Room for `capacity` items at least, growing by half at a time when it
+  // grows: for what grows with every message of an exchange (a rank of a
+  // large P gets many small ones). Throws std::bad_alloc, keeping the items.
+  void reserve_growing(std::size_t capacity) {
+    if (capacity > capacity_) reserve(std::max(capacity, capacity_ + capacity_ / 2));
+  }
+  // `size` items (at most the capacity), those beyond the old size left as
+  // they are in memory.
+  void resize_within(std::size_t size) { size_ = std::min(size, capacity_); }
+  // Gives back the room beyond the items (realloc in place); allocates nothing.
+  void shrink_to_size() noexcept {
+    if (size_ == 0 || size_ >= capacity_) return;
+    if (void* smaller = std::realloc(items_, size_ * sizeof(T))) {
+      items_ = static_cast<T*>(smaller);
+      capacity_ = size_;
+    }
+  }
   // Appends `count` items left for the caller to write; returns the first.
   T* append(std::size_t count) {
     reserve(size_ + count);

@@ -1,11 +1,19 @@
 #pragma once
-// dist_graph_create's sending side: every edge end of this rank's input,
-// packed as an edge key and grouped by the rank that stores it, one message
-// per peer. Repeated edges go once with their count (end_tally.hpp) when the
-// input repeats; otherwise each end goes alone (peer_buckets.hpp). The outbox
-// owns the messages' storage until the exchange is over; ends this rank
-// stores itself go straight to its inbox.
+// dist_graph_create's sending side: every edge end of this rank's input goes
+// to the rank that stores it (end_messages.hpp), in the cheapest form the
+// input allows:
+// - only its own edges (every source, or every destination, is this rank):
+//   sorted once (own_edges.hpp); the list is this rank's, and each neighbor
+//   gets its slice of it, in order (runs of one weight where weights repeat);
+// - repeated edges: each distinct one once, with its count (end_tally.hpp);
+// - edges among few ranks: runs by (owner, direction, neighbor), counted in
+//   a table over the ranks named and filled in one more pass;
+// - otherwise: single ends as keys, by owner (peer_buckets.hpp).
+// The outbox owns what its messages point to until the exchange is over
+// (the own list's slices belong to the inbox); ends this rank stores itself
+// go straight to its inbox.
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -13,10 +21,12 @@
 #include <vector>
 
 #include "distopo/core/sparse_exchange.hpp"
-#include "distopo/distgraph/edge_key.hpp"
+#include "edge_inbox.hpp"
 #include "edge_input.hpp"
 #include "edge_keys.hpp"
+#include "end_messages.hpp"
 #include "end_tally.hpp"
+#include "own_edges.hpp"
 #include "peer_buckets.hpp"
 
 namespace distopo::detail {
@@ -27,42 +37,167 @@ class EdgeOutbox {
   // less to send one by one than to count.
   static constexpr std::int64_t kMinEdgesToTally = 256;
   // The tally is kept when the distinct edges are at most this share of the
-  // edges (a tallied end is two words, a single end one) and at most this
-  // many (the table then stays within a few MiB, and giving up costs at most
-  // this many insertions).
+  // edges (a tallied end is a run header, three ints) and at most this many.
   static constexpr std::int64_t kEdgesPerTalliedEdge = 8;
   static constexpr std::size_t kMaxTalliedEdges = std::size_t{1} << 16;
+  // The edges the tally looks at before it gives up on an input that barely
+  // repeats: a sixteenth of them, 256 to 4096 (enough to see a thousand
+  // distinct edges repeat in large inputs, few insertions for small ones).
+  static std::size_t tally_probe(std::int64_t edges) {
+    return std::clamp<std::size_t>(static_cast<std::size_t>(edges / 16), 256, EndTally::kProbeEdges);
+  }
+  // Runs by (owner, direction, neighbor) when their table has at most this
+  // many entries and at most one per four ends: counters stay in the cache,
+  // and runs average enough ends to outweigh their headers.
+  static constexpr std::size_t kMaxRunTable = std::size_t{1} << 16;
+  static constexpr std::size_t kEndsPerRunEntry = 4;
 
-  // The ends of `input` (validated, with `extent` from its validation); this
-  // rank's own are appended to `own`. Throws std::bad_alloc.
+  // The ends of `input` (validated, with `extent` from its validation);
+  // this rank's own go to `inbox`, whose verdict on them is `own_verdict()`.
+  // Throws std::bad_alloc.
   template <class Input>
-  EdgeOutbox(int rank, const Input& input, const InputExtent& extent, KeyBuffer& own)
-      : tally_(EndTally::of(rank, input, max_tallied_edges(extent.edges), own)) {
-    if (tally_) {
-      messages_ = tally_->messages();
-      return;
+  EdgeOutbox(int self, bool weighted, const Input& input, const InputExtent& extent, EdgeInbox& inbox) {
+    if (extent.edges == 0) return;
+    for (const bool out : {true, false}) {
+      if (extent.all_edges_at(self, !out)) {
+        send_own_list(self, weighted, sort_own_edges(input, extent, out, weighted), inbox);
+        return;
+      }
     }
-    // A dense owner lookup when the input's ranks span no more than its ends.
-    buckets_.emplace(rank, edge_ends(input), own, extent.ranks, 2 * static_cast<std::size_t>(extent.edges));
-    messages_ = buckets_->messages();
+    if (extent.edges >= kMinEdgesToTally) {
+      const auto limit = std::min(kMaxTalliedEdges, static_cast<std::size_t>(extent.edges / kEdgesPerTalliedEdge));
+      if (std::optional<EndTally> tally = EndTally::of(input, limit, tally_probe(extent.edges))) {
+        send_runs(self, tally->runs(weighted), inbox);
+        return;
+      }
+    }
+    if (send_run_buckets(self, weighted, input, extent, inbox)) return;
+    buckets_.emplace(self, edge_ends(input), inbox.own_keys(), extent.ranks,
+                     2 * static_cast<std::size_t>(extent.edges));
+    for (const OutgoingMessage<EdgeKey>& keys : buckets_->messages()) {
+      if (keys.payload.size() > INT_MAX / 2) oversized_ = keys.destination;
+      messages_.push_back({keys.destination,
+                           {reinterpret_cast<const int*>(keys.payload.data()), 2 * keys.payload.size()},
+                           static_cast<int>(MessageKind::keys)});
+    }
+    own_verdict_ = inbox.accept_own_keys();
   }
 
-  // A peer whose message would exceed INT_MAX keys (the limit of one message).
-  [[nodiscard]] std::optional<int> oversized_peer() const {
-    return buckets_ ? buckets_->oversized_peer() : std::nullopt;
-  }
+  // A peer whose message would exceed INT_MAX ints (the limit of one message).
+  [[nodiscard]] std::optional<int> oversized_peer() const { return oversized_; }
+  // The inbox's verdict on this rank's own ends.
+  [[nodiscard]] Rejection own_verdict() const { return own_verdict_; }
 
-  [[nodiscard]] std::span<const OutgoingMessage<EdgeKey>> messages() const { return messages_; }
+  [[nodiscard]] std::span<const OutgoingMessage<int>> messages() const { return messages_; }
 
  private:
-  static std::size_t max_tallied_edges(std::int64_t edges) {
-    if (edges < kMinEdgesToTally) return 0;
-    return std::min(kMaxTalliedEdges, static_cast<std::size_t>(edges / kEdgesPerTalliedEdge));
+  void add_message(int destination, std::span<const int> payload, MessageKind kind) {
+    messages_.push_back({destination, payload, static_cast<int>(kind)});
   }
 
-  std::optional<EndTally> tally_;
+  // The own list's slices, each to its neighbor; the list to the inbox.
+  void send_own_list(int self, bool weighted, OwnList list, EdgeInbox& inbox);
+  // Runs by owner (consecutive), each owner's as one message.
+  void send_runs(int self, const std::vector<OwnedRun>& runs, EdgeInbox& inbox);
+
+  template <class Input>
+  bool send_run_buckets(int self, bool weighted, const Input& input, const InputExtent& extent, EdgeInbox& inbox);
+
+  std::vector<OutgoingMessage<int>> messages_;
+  GrowingBuffer<int> runs_;  // runs messages, one after another
+  std::vector<int> counts_;  // the ends of unweighted own slices
   std::optional<PeerBuckets> buckets_;
-  std::vector<OutgoingMessage<EdgeKey>> messages_;  // views into the tally's or the buckets' keys
+  std::optional<int> oversized_;
+  Rejection own_verdict_ = Rejection::none;
 };
+
+// A table of (owner, direction, neighbor) over the ranks named, [low, low +
+// R): entry ((owner - low) * 2 + out) * R + neighbor - low. Counted in one
+// pass over the edges, filled in another; one message per owner.
+template <class Input>
+bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, const InputExtent& extent,
+                                  EdgeInbox& inbox) {
+  const std::size_t ranks = extent.ranks->size();
+  const std::size_t entries = 2 * ranks * ranks;
+  if (ranks > kMaxRunTable || entries > kMaxRunTable ||
+      entries * kEndsPerRunEntry > 2 * static_cast<std::size_t>(extent.edges)) {
+    return false;
+  }
+  const int low = extent.ranks->low;
+  const auto entry = [=](int owner, bool out, int neighbor) {
+    return (static_cast<std::size_t>(owner - low) * 2 + (out ? 1 : 0)) * ranks +
+           static_cast<std::size_t>(neighbor - low);
+  };
+  std::vector<std::uint32_t> counts(entries, 0);
+  input.for_each_source([&](int source, std::span<const int> destinations, const int*) {
+    for (const int destination : destinations) {
+      ++counts[entry(source, true, destination)];
+      ++counts[entry(destination, false, source)];
+    }
+  });
+  // Each owner's message: [R, R headers, weights].
+  std::vector<std::size_t> message_ints(ranks, 0);
+  for (std::size_t owner = 0; owner < ranks; ++owner) {
+    std::size_t runs = 0;
+    std::size_t ends = 0;
+    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
+      runs += static_cast<std::size_t>(counts[e] > 0);
+      ends += counts[e];
+    }
+    if (runs > 0) message_ints[owner] = 1 + kRunHeaderInts * runs + (weighted ? ends : 0);
+  }
+  const std::size_t self_index = static_cast<std::size_t>(self - low);
+  std::size_t peer_ints = 0;
+  for (std::size_t owner = 0; owner < ranks; ++owner) {
+    if (owner == self_index) continue;
+    if (message_ints[owner] > INT_MAX) oversized_ = low + static_cast<int>(owner);
+    peer_ints += message_ints[owner];
+  }
+  if (oversized_) return true;
+  int* const peers = runs_.append(peer_ints);
+  int* const own = self_index < ranks && message_ints[self_index] > 0
+                       ? inbox.place(self, MessageKind::runs, static_cast<int>(message_ints[self_index]))
+                       : nullptr;
+  // Headers now; where each entry's weights go, for the fill.
+  std::vector<int*> cursor(weighted ? entries : 0, nullptr);
+  std::size_t next = 0;
+  for (std::size_t owner = 0; owner < ranks; ++owner) {
+    if (message_ints[owner] == 0) continue;
+    int* const message = owner == self_index ? own : peers + next;
+    if (owner != self_index) {
+      add_message(low + static_cast<int>(owner), {message, message_ints[owner]}, MessageKind::runs);
+      next += message_ints[owner];
+    }
+    int runs = 0;
+    int* header = message + 1;
+    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
+      if (counts[e] == 0) continue;
+      const std::size_t within = e - owner * 2 * ranks;
+      const bool out = within >= ranks;
+      const int neighbor = low + static_cast<int>(within % ranks);
+      write_run_header(
+          header, {direction_rank(out, neighbor), static_cast<std::int32_t>(counts[e]), weighted ? kWeightsFollow : 0});
+      header += kRunHeaderInts;
+      ++runs;
+    }
+    message[0] = runs;
+    if (!weighted) continue;
+    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
+      if (counts[e] == 0) continue;
+      cursor[e] = header;
+      header += counts[e];
+    }
+  }
+  if (weighted) {
+    input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
+      for (std::size_t k = 0; k < destinations.size(); ++k) {
+        *cursor[entry(source, true, destinations[k])]++ = weights[k];
+        *cursor[entry(destinations[k], false, source)]++ = weights[k];
+      }
+    });
+  }
+  if (own != nullptr) own_verdict_ = inbox.accept();
+  return true;
+}
 
 }  // namespace distopo::detail

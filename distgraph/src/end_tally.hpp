@@ -3,62 +3,45 @@
 // ranks is a multigraph: 10^6 edges per rank among 16 ranks with a handful of
 // weights (or MPI_UNWEIGHTED) repeat every edge thousands of times, and each
 // copy's two ends would be written, sent, received and counted. When a
-// rank's distinct edges are few, each end goes out once as (end, count) and
-// the receiver merges these tallies into its lists. The edges of large sparse
-// graphs rarely repeat: there the tally gives up after a bounded number of
-// distinct edges and the ends go out one by one (PeerBuckets).
+// rank's distinct edges are few, each end goes out once as a run of one
+// weight with its count (end_messages.hpp). The edges of large sparse graphs
+// rarely repeat: there the tally gives up after a bounded number of distinct
+// edges.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <utility>
 #include <vector>
 
-#include "distopo/core/sparse_exchange.hpp"
-#include "distopo/distgraph/edge_key.hpp"
-#include "edge_keys.hpp"
-#include "peer_buckets.hpp"
+#include "end_messages.hpp"
 
 namespace distopo::detail {
 
-struct TalliedEnd {
-  EdgeKey key;
-  std::uint64_t count;
+// A run and the rank that stores it.
+struct OwnedRun {
+  int owner;
+  RunHeader run;
 };
-
-// A tallied end travels as two words: its key with bit 63 set, then its
-// count. Bit 63 is never set in an edge key, so a message of tallied ends
-// (only such pairs) is told from one of single ends by its first word.
-inline constexpr EdgeKey kTalliedFlag = EdgeKey{1} << 63;
-
-inline bool is_tally_message(std::span<const EdgeKey> message) {
-  return !message.empty() && (message.front() & kTalliedFlag) != 0;
-}
-
-// The (key, count) pairs of a tally message.
-inline std::size_t tallied_end_count(std::span<const EdgeKey> message) { return message.size() / 2; }
-inline TalliedEnd tallied_end(std::span<const EdgeKey> message, std::size_t i) {
-  return {message[2 * i] & ~kTalliedFlag, message[2 * i + 1]};
-}
 
 class EndTally {
  public:
-  // The edges looked at before the tally decides whether the input repeats.
+  // The edges looked at, at most, before the tally decides whether the input
+  // repeats.
   static constexpr std::size_t kProbeEdges = 4096;
 
   // Counts the distinct edges (source, destination, weight) that
   // `input.for_each` visits, or nullopt when there are more than
   // `max_distinct`: the walk stops there, so giving up costs at most that many
   // table insertions. One lookup per edge, not per end: distinct edges have
-  // distinct ends. This rank's own ends are appended to `own` (as the words
-  // of a tally message).
-  // It also gives up when more than half of the first kProbeEdges edges are
+  // distinct ends.
+  // It also gives up when more than half of the first `probe` edges are
   // distinct: then the input barely repeats, and walking on until
   // `max_distinct` would cost that many insertions for nothing.
   template <class Input>
-  static std::optional<EndTally> of(int self, const Input& input, std::size_t max_distinct, KeyBuffer& own) {
+  static std::optional<EndTally> of(const Input& input, std::size_t max_distinct, std::size_t probe = kProbeEdges) {
     if (max_distinct == 0) return std::nullopt;
-    Table table;
+    Table table(probe);
     bool gave_up = false;
     input.for_each([&](int source, int destination, int weight) {
       if (table.add({source, destination, weight}, max_distinct)) return true;
@@ -66,10 +49,26 @@ class EndTally {
       return false;
     });
     if (gave_up) return std::nullopt;
-    return EndTally(self, table, own);
+    return EndTally(std::move(table));
   }
 
-  [[nodiscard]] std::vector<OutgoingMessage<EdgeKey>> messages() const { return buckets_.messages(); }
+  // Both ends of every distinct edge as runs (unweighted: weight 0), by
+  // owner (in the table's order within one, which depends on the input only).
+  // Throws std::bad_alloc.
+  [[nodiscard]] std::vector<OwnedRun> runs(bool weighted) const {
+    std::vector<OwnedRun> runs;
+    runs.reserve(2 * table_.distinct());
+    for (const Table::Entry& entry : table_.entries()) {
+      if (entry.count == 0) continue;
+      const Edge& edge = entry.edge;
+      const auto count = static_cast<std::int32_t>(entry.count);  // at most the input's edges
+      const std::int32_t weight = weighted ? edge.weight : 0;
+      runs.push_back({edge.source, {direction_rank(true, edge.destination), count, weight}});
+      runs.push_back({edge.destination, {direction_rank(false, edge.source), count, weight}});
+    }
+    std::stable_sort(runs.begin(), runs.end(), [](const OwnedRun& a, const OwnedRun& b) { return a.owner < b.owner; });
+    return runs;
+  }
 
  private:
   struct Edge {
@@ -87,9 +86,11 @@ class EndTally {
       std::uint64_t count = 0;  // 0: free
     };
 
+    explicit Table(std::size_t probe) : probe_(probe) {}
+
     // False when `edge` is new and `max_distinct` edges are counted already,
-    // or it would be the (kProbeEdges / 2 + 1)-th distinct edge among the
-    // first kProbeEdges. That is checked only when it is inserted (the edges
+    // or it would be the (probe / 2 + 1)-th distinct edge among the first
+    // `probe`. That is checked only when it is inserted (the edges
     // seen so far are summed once), so a repeating input pays nothing for it.
     bool add(const Edge& edge, std::size_t max_distinct) {
       Entry* entry = find(edge);
@@ -97,7 +98,7 @@ class EndTally {
         ++entry->count;
         return true;
       }
-      if (distinct_ == max_distinct || (distinct_ == kProbeEdges / 2 && seen() < kProbeEdges)) return false;
+      if (distinct_ == max_distinct || (distinct_ == probe_ / 2 && seen() < probe_)) return false;
       if (2 * (distinct_ + 1) > entries_.size()) {
         grow();
         entry = find(edge);
@@ -108,6 +109,7 @@ class EndTally {
     }
 
     [[nodiscard]] const std::vector<Entry>& entries() const { return entries_; }
+    [[nodiscard]] std::size_t distinct() const { return distinct_; }
 
    private:
     // The edges added so far.
@@ -141,26 +143,12 @@ class EndTally {
     std::vector<Entry> entries_ = std::vector<Entry>(std::size_t{1} << kInitialBits);
     unsigned shift_ = 64 - kInitialBits;
     std::size_t distinct_ = 0;
+    std::size_t probe_;
   };
 
-  // Both ends of every distinct edge, bucketed by owner like single ends
-  // (peers in the table's order, which depends on the input only).
-  EndTally(int self, const Table& table, KeyBuffer& own)
-      : buckets_(
-            self,
-            [&table](auto&& emit) {
-              for (const Table::Entry& entry : table.entries()) {
-                if (entry.count == 0) continue;
-                const Edge& edge = entry.edge;
-                emit(edge.source, kTalliedFlag | pack_edge(EdgeDirection::out, edge.destination, edge.weight));
-                emit(edge.source, entry.count);
-                emit(edge.destination, kTalliedFlag | pack_edge(EdgeDirection::in, edge.source, edge.weight));
-                emit(edge.destination, entry.count);
-              }
-            },
-            own) {}
+  explicit EndTally(Table table) : table_(std::move(table)) {}
 
-  PeerBuckets buckets_;
+  Table table_;
 };
 
 }  // namespace distopo::detail

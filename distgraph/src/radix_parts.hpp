@@ -1,6 +1,5 @@
 #pragma once
-// The parts of a radix sort that the key sort (key_sort.cpp) and the writing
-// of edge lists (edge_lists.cpp) share: packing the bits in which keys
+// The parts of the key sort (key_sort.cpp): packing the bits in which keys
 // differ, and counting digits in chunks that run in parallel on Kokkos' host
 // execution space.
 #include <Kokkos_Core.hpp>

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "mpi_calls.hpp"
+
 namespace distopo::detail {
 namespace {
 
@@ -133,23 +135,32 @@ Check check_request(const MPI_Request* request, const char* caller, int rank) {
 }
 
 Check check_block(const Block& block, int failure, const void* base, const std::size_t* bytes, bool sending, int slot,
-                  const char* caller, int rank) {
-  const std::string what =
-      std::string("the block for ") + (sending ? "out" : "in") + "-neighbor " + std::to_string(slot);
+                  const char* caller, int rank, TypeSizes& sizes) {
+  // Named only on failure: this runs for every slot of every call.
+  const auto what = [&] {
+    return std::string("the block for ") + (sending ? "out" : "in") + "-neighbor " + std::to_string(slot);
+  };
   if (failure != MPI_SUCCESS) {
-    return rank_error(failure, caller, rank, what + " lies at an address an MPI_Aint cannot hold");
+    return rank_error(failure, caller, rank, what() + " lies at an address an MPI_Aint cannot hold");
   }
-  MPI_Aint lower = 0;
-  MPI_Aint extent = 0;
-  MPI_Count size = 0;
-  check_mpi(PMPI_Type_get_extent(block.type, &lower, &extent), "MPI_Type_get_extent");
-  check_mpi(PMPI_Type_size_c(block.type, &size), "MPI_Type_size_c");
+  // A call's blocks mostly share one datatype: its extent and size are asked
+  // once per call (not across calls: a freed handle may come back as another
+  // type).
+  if (block.type != sizes.type) {
+    MPI_Aint lower = 0;
+    check_mpi(PMPI_Type_get_extent(block.type, &lower, &sizes.extent), "MPI_Type_get_extent");
+    check_mpi(mpi::type_size(block.type, &sizes.size), "MPI_Type_size");
+    sizes.type = block.type;
+  }
+  const MPI_Aint extent = sizes.extent;
+  const MPI_Count size = sizes.size;
   MPI_Aint span = 0;
   MPI_Aint data = 0;
   if (__builtin_mul_overflow(block.count, extent < 0 ? -extent : extent, &span) ||
       __builtin_mul_overflow(block.count, size, &data)) {
-    return rank_error(MPI_ERR_COUNT, caller, rank,
-                      what + " (" + std::to_string(block.count) + " elements) spans more bytes than an MPI_Aint holds");
+    return rank_error(
+        MPI_ERR_COUNT, caller, rank,
+        what() + " (" + std::to_string(block.count) + " elements) spans more bytes than an MPI_Aint holds");
   }
   if (bytes == nullptr) return std::nullopt;
   const MPI_Aint start =
@@ -157,9 +168,9 @@ Check check_block(const Block& block, int failure, const void* base, const std::
   if (start >= 0 && start <= static_cast<MPI_Aint>(*bytes) && span <= static_cast<MPI_Aint>(*bytes) - start) {
     return std::nullopt;
   }
-  return rank_error(
-      MPI_ERR_BUFFER, caller, rank,
-      what + " lies outside the " + (sending ? "send" : "receive") + " buffer of " + std::to_string(*bytes) + " bytes");
+  return rank_error(MPI_ERR_BUFFER, caller, rank,
+                    what() + " lies outside the " + (sending ? "send" : "receive") + " buffer of " +
+                        std::to_string(*bytes) + " bytes");
 }
 
 MPI_Count element_count(std::size_t n, Check& error, const char* caller, const char* what) {

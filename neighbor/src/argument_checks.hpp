@@ -12,10 +12,9 @@
 #include <span>
 #include <string>
 
+#include "arguments.hpp"
 #include "distopo/core/error.hpp"
-#include "distopo/neighbor/collective.hpp"
-#include "neighbor_sequence.hpp"
-#include "slot_blocks.hpp"
+#include "plan.hpp"
 
 namespace distopo::detail {
 
@@ -42,22 +41,29 @@ Check check_request(const MPI_Request* request, const char* caller, int rank);
 // MPI_Isend_c and friends can be given. With `bounds` (a typed caller), it
 // must also lie inside the caller's buffer (MPI_ERR_BUFFER). `failure` is the
 // block's address arithmetic's (Addresses::take_failure).
+// The extent and size of the last datatype a call's check met.
+struct TypeSizes {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Aint extent = 0;
+  MPI_Count size = 0;
+};
 Check check_block(const Block& block, int failure, const void* base, const std::size_t* bytes, bool sending, int slot,
-                  const char* caller, int rank);
+                  const char* caller, int rank, TypeSizes& sizes);
 template <class Blocks>
 Check check_blocks(const NeighborSequence& s, const Blocks& blocks, const TypedBounds* bounds, const char* caller,
                    int rank) {
+  TypeSizes sizes;
   for (int slot = 0; slot < s.outdegree(); ++slot) {
     const Block b = blocks.send(slot);
     if (Check c = check_block(b, blocks.addresses.take_failure(), blocks.args.sendbuf,
-                              bounds ? &bounds->send_bytes : nullptr, true, slot, caller, rank)) {
+                              bounds ? &bounds->send_bytes : nullptr, true, slot, caller, rank, sizes)) {
       return c;
     }
   }
   for (int slot = 0; slot < s.indegree(); ++slot) {
     const Block b = blocks.recv(slot);
     if (Check c = check_block(b, blocks.addresses.take_failure(), blocks.args.recvbuf,
-                              bounds ? &bounds->recv_bytes : nullptr, false, slot, caller, rank)) {
+                              bounds ? &bounds->recv_bytes : nullptr, false, slot, caller, rank, sizes)) {
       return c;
     }
   }

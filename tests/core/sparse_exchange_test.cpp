@@ -193,7 +193,7 @@ TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
   std::vector<int> received;
   std::vector<int> rejected_by;
   std::vector<int> flags{0};
-  const distopo::ExchangeVerdicts verdicts{.accept = [](int source, int) { return source % 2 == 1 ? 7 : 0; },
+  const distopo::ExchangeVerdicts verdicts{.accept = [](int source, int, int) { return source % 2 == 1 ? 7 : 0; },
                                            .on_rejected =
                                                [&](int destination, int verdict) {
                                                  EXPECT_EQ(verdict, 7);

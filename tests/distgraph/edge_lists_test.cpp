@@ -1,28 +1,39 @@
-// From edge ends to neighbor lists (dist_graph_create's last step), on every
-// path: few distinct ends counted, many grouped by neighbor and their weights
-// sorted per group, the rest sorted whole; tallied ends (sent once with a
-// count) merged into any of them. And the tally itself: each distinct edge
-// once with its multiplicity, giving up beyond its limit.
+// From edge ends to neighbor lists (dist_graph_create's receiving side), in
+// every form the ends arrive in: single ends (keys), runs of one direction and
+// neighbor (with their weights, in order or not, or of one weight each: a
+// tally), runs from their sender, this rank's own sorted list, and mixtures;
+// what a rank rejects (a degree above INT_MAX, malformed messages), and that
+// a rejected message leaves the rest intact. Also the sorts underneath and
+// the tally of repeated edges.
 #include "edge_lists.hpp"
 
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <random>
 #include <tuple>
 #include <vector>
 
 #include "distopo/distgraph.hpp"
+#include "edge_inbox.hpp"
 #include "edge_input.hpp"
+#include "end_messages.hpp"
 #include "end_tally.hpp"
+#include "own_edges.hpp"
+#include "radix_sort.hpp"
 
 namespace {
 
 using distopo::EdgeDirection;
 using distopo::EdgeKey;
-using distopo::detail::TalliedEnd;
+using distopo::detail::EdgeInbox;
+using distopo::detail::MessageKind;
+using distopo::detail::Rejection;
+
+constexpr int kSize = 1 << 30;  // ranks below this are valid
 
 class EdgeLists : public testing::Test {
  protected:
@@ -31,170 +42,405 @@ class EdgeLists : public testing::Test {
   }
 };
 
-struct Ends {
-  std::vector<EdgeKey> single;
-  std::vector<TalliedEnd> tallied;
+// One end: direction, neighbor rank, weight.
+struct End {
+  bool out;
+  int rank;
+  int weight;
+  friend auto operator<=>(const End&, const End&) = default;
 };
 
-// What the lists must be: every end as often as it occurs, sorted.
-distopo::DistGraphTopology expected_lists(const Ends& ends, bool weighted) {
-  std::vector<EdgeKey> all = ends.single;
-  for (const TalliedEnd& end : ends.tallied) all.insert(all.end(), end.count, end.key);
-  std::sort(all.begin(), all.end());
-  std::vector<int> sources, source_weights, destinations, destination_weights;
-  for (const EdgeKey key : all) {
-    const bool in = distopo::edge_direction(key) == EdgeDirection::in;
-    (in ? sources : destinations).push_back(distopo::edge_rank(key));
-    if (weighted) (in ? source_weights : destination_weights).push_back(distopo::edge_weight(key));
+std::vector<int> ranks_of(const std::vector<End>& ends, bool out) {
+  std::vector<int> ranks;
+  for (const End& end : ends) {
+    if (end.out == out) ranks.push_back(end.rank);
   }
-  return distopo::DistGraphTopology::copy_of(sources, source_weights, destinations, destination_weights, weighted);
+  return ranks;
+}
+std::vector<int> weights_of(const std::vector<End>& ends, bool out) {
+  std::vector<int> weights;
+  for (const End& end : ends) {
+    if (end.out == out) weights.push_back(end.weight);
+  }
+  return weights;
 }
 
-#ifdef DISTOPO_SANITIZE
-constexpr bool kReallocMoves = true;
-#else
-constexpr bool kReallocMoves = false;
-#endif
-
-// The constructor's order: room taken as the ends arrive (in `batches`
-// messages), then the lists written into the keys' memory (single ends only)
-// or into the room (with tallied ends), which must not move them.
-void expect_lists_like_sorting(Ends ends, bool weighted, const char* what, std::size_t batches = 1) {
-  const distopo::DistGraphTopology expected = expected_lists(ends, weighted);
-  distopo::detail::ListRoom room(weighted);
-  room.prepare();
-  distopo::detail::KeyBuffer keys;
-  const std::size_t n = ends.single.size();
-  for (std::size_t b = 0; b < batches; ++b) {
-    const std::size_t first = b * n / batches;
-    const std::size_t count = (b + 1) * n / batches - first;
-    std::copy_n(ends.single.begin() + static_cast<std::ptrdiff_t>(first), count, keys.append(count));
-    ASSERT_EQ(room.add(keys.items().subspan(first)), distopo::detail::Rejection::none) << what;
+// The lists must hold every end as often as it occurs, sorted by (rank,
+// weight) within each direction.
+void expect_lists(distopo::DistGraphTopology lists, std::vector<End> ends, bool weighted, const std::string& what) {
+  std::sort(ends.begin(), ends.end());
+  EXPECT_EQ(lists.sources, ranks_of(ends, false)) << what;
+  EXPECT_EQ(lists.destinations, ranks_of(ends, true)) << what;
+  if (weighted) {
+    EXPECT_EQ(lists.source_weights, weights_of(ends, false)) << what;
+    EXPECT_EQ(lists.destination_weights, weights_of(ends, true)) << what;
+  } else {
+    EXPECT_TRUE(lists.source_weights.empty() && lists.destination_weights.empty()) << what;
   }
-  ASSERT_EQ(room.add(std::span<const TalliedEnd>(ends.tallied)), distopo::detail::Rejection::none) << what;
-  const int* lists_memory = ends.tallied.empty() ? reinterpret_cast<const int*>(keys.data()) : room.buffer();
-  const distopo::DistGraphTopology lists = distopo::detail::write_lists(std::move(keys), ends.tallied, std::move(room));
-  EXPECT_EQ(lists.sources, expected.sources) << what;
-  EXPECT_EQ(lists.destinations, expected.destinations) << what;
-  EXPECT_EQ(lists.source_weights, expected.source_weights) << what;
-  EXPECT_EQ(lists.destination_weights, expected.destination_weights) << what;
   EXPECT_EQ(lists.weighted, weighted) << what;
-  // The lists give back what they do not need with realloc, which glibc
-  // does in place; AddressSanitizer's allocator always moves the block.
-  if (!kReallocMoves && !expected.sources.empty()) {
-    EXPECT_EQ(lists.sources.data(), lists_memory) << what << ": sources moved";
-  }
-  if (!kReallocMoves && !expected.destinations.empty() && expected.sources.empty()) {
-    EXPECT_EQ(lists.destinations.data(), lists_memory) << what << ": destinations moved";
-  }
 }
 
-// n ends of random direction, rank below `ranks`, weight below `weights`
-// (times `weight_step`, so that the weights differ in high bits only).
-std::vector<EdgeKey> random_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights, int weight_step = 1) {
-  std::vector<EdgeKey> keys(n);
-  for (EdgeKey& key : keys) {
-    key = distopo::pack_edge(random() % 2 ? EdgeDirection::out : EdgeDirection::in,
-                             static_cast<int>(random() % static_cast<unsigned>(ranks)),
-                             static_cast<int>(random() % static_cast<unsigned>(weights)) * weight_step);
+std::vector<End> random_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights, int weight_step = 1) {
+  std::vector<End> ends(n);
+  for (End& end : ends) {
+    end = {random() % 2 == 1, static_cast<int>(random() % static_cast<unsigned>(ranks)),
+           static_cast<int>(random() % static_cast<unsigned>(weights)) * weight_step};
   }
-  return keys;
+  return ends;
 }
 
-std::vector<TalliedEnd> random_tallies(std::mt19937_64& random, std::size_t n, int ranks, int weights) {
-  std::vector<TalliedEnd> tallied;
-  for (const EdgeKey key : random_ends(random, n, ranks, weights)) tallied.push_back({key, 1 + random() % 300});
-  return tallied;
+EdgeKey key_of(const End& end) {
+  return distopo::pack_edge(end.out ? EdgeDirection::out : EdgeDirection::in, end.rank, end.weight);
 }
 
-TEST_F(EdgeLists, EveryPathGivesTheSortedLists) {
+// Places `ints` as a message of `kind` from `source` and lets the inbox take it.
+Rejection deliver(EdgeInbox& inbox, int source, MessageKind kind, const std::vector<int>& ints) {
+  int* at = inbox.place(source, kind, static_cast<int>(ints.size()));
+  std::copy(ints.begin(), ints.end(), at);
+  return inbox.accept();
+}
+
+std::vector<int> keys_message(const std::vector<End>& ends) {
+  std::vector<EdgeKey> keys;
+  for (const End& end : ends) keys.push_back(key_of(end));
+  const auto* ints = reinterpret_cast<const int*>(keys.data());
+  return {ints, ints + 2 * keys.size()};
+}
+
+// A run: ends of one direction and rank; `one_weight`: sent as a count with
+// their common weight (all must be equal).
+struct SentRun {
+  bool out;
+  int rank;
+  std::vector<int> weights;
+  bool one_weight = false;
+};
+
+std::vector<int> runs_message(const std::vector<SentRun>& runs) {
+  std::vector<int> message{static_cast<int>(runs.size())};
+  for (const SentRun& run : runs) {
+    message.push_back(static_cast<int>(distopo::detail::direction_rank(run.out, run.rank)));
+    message.push_back(static_cast<int>(run.weights.size()));
+    message.push_back(run.one_weight ? run.weights.front() : distopo::detail::kWeightsFollow);
+  }
+  for (const SentRun& run : runs) {
+    if (!run.one_weight) message.insert(message.end(), run.weights.begin(), run.weights.end());
+  }
+  return message;
+}
+
+// The ends as runs: grouped by (direction, rank), each group split in
+// `pieces` runs (sorted or not as they come), spread over `messages`.
+std::vector<std::vector<SentRun>> as_runs(const std::vector<End>& ends, std::size_t pieces, std::size_t messages) {
+  std::map<std::pair<bool, int>, std::vector<int>> groups;
+  for (const End& end : ends) groups[{end.out, end.rank}].push_back(end.weight);
+  std::vector<std::vector<SentRun>> result(messages);
+  std::size_t next = 0;
+  for (const auto& [key, weights] : groups) {
+    for (std::size_t p = 0; p < pieces; ++p) {
+      const std::size_t first = p * weights.size() / pieces;
+      const std::size_t last = (p + 1) * weights.size() / pieces;
+      if (first == last) continue;
+      result[next++ % messages].push_back({key.first, key.second, {weights.begin() + first, weights.begin() + last}});
+    }
+  }
+  return result;
+}
+
+TEST_F(EdgeLists, SingleEndsInEveryPathOfTheKeySort) {
   std::mt19937_64 random(3);
   for (const bool weighted : {true, false}) {
-    const int weight_limit = weighted ? 1 << 30 : 1;
     const auto weights = [&](int w) { return weighted ? w : 1; };
-    expect_lists_like_sorting({}, weighted, "nothing");
-    expect_lists_like_sorting({random_ends(random, 300, 5, weights(1000)), {}}, weighted, "below 4096: std::sort");
-    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), {}}, weighted, "few values: counted");
-    expect_lists_like_sorting({random_ends(random, 20000, 8, weight_limit), {}}, weighted,
-                              "wide weights: grouped by neighbor, weights radix-sorted");
-    expect_lists_like_sorting({random_ends(random, 20000, 8, weights(2000), 1 << 20), {}}, weighted,
-                              "weights differing in high bits only");
-    expect_lists_like_sorting({random_ends(random, 20000, 250, weight_limit), {}}, weighted,
-                              "small groups: std::sort per group");
-    expect_lists_like_sorting({random_ends(random, 300000, 4, weight_limit), {}}, weighted,
-                              "large groups, both directions interleaved");
-    std::vector<EdgeKey> skewed = random_ends(random, 200000, 2, weights(1 << 12));
-    for (const EdgeKey key : random_ends(random, 20000, 2, weight_limit)) skewed.push_back(key);
-    expect_lists_like_sorting({skewed, {}}, weighted, "large groups, weights crowded at the bottom");
-    expect_lists_like_sorting({random_ends(random, 5000, 1 << 20, weight_limit), {}}, weighted,
-                              "more neighbors than ends: sorted whole");
-    expect_lists_like_sorting({random_ends(random, 20000, 16, weights(4)), random_tallies(random, 40, 16, 4)}, weighted,
-                              "counted, with tallies");
-    expect_lists_like_sorting({random_ends(random, 20000, 8, weight_limit), random_tallies(random, 40, 8, 1000)},
-                              weighted, "wide, with tallies: sorted whole and merged");
-    expect_lists_like_sorting({{}, random_tallies(random, 500, 30, 1000)}, weighted, "only tallies");
+    const std::vector<std::pair<std::vector<End>, const char*>> cases = {
+        {{}, "nothing"},
+        {random_ends(random, 300, 5, weights(1000)), "below 4096: std::sort"},
+        {random_ends(random, 20000, 16, weights(4)), "few values: counted"},
+        {random_ends(random, 20000, 1 << 20, weights(1 << 30)), "wide: radix-sorted"},
+    };
+    for (const auto& [ends, what] : cases) {
+      EdgeInbox inbox(kSize, weighted, false);
+      inbox.prepare();
+      for (std::size_t m = 0; m < 3; ++m) {
+        const std::vector<End> part(ends.begin() + static_cast<std::ptrdiff_t>(m * ends.size() / 3),
+                                    ends.begin() + static_cast<std::ptrdiff_t>((m + 1) * ends.size() / 3));
+        ASSERT_EQ(deliver(inbox, static_cast<int>(m), MessageKind::keys, keys_message(part)), Rejection::none);
+      }
+      expect_lists(std::move(inbox).lists(), ends, weighted, what);
+    }
   }
-  // Equal keys single and tallied: the same end, counted together.
-  const EdgeKey key = distopo::pack_edge(EdgeDirection::in, 3, 7);
-  expect_lists_like_sorting({std::vector<EdgeKey>(5000, key), {{key, 4}, {key, 2}}}, true, "one end everywhere");
 }
 
-// Single ends written into their own memory (weighted, more than
-// std::sort's share): ties, one end per neighbor (too many neighbors to
-// group: sorted whole and rewritten in place), groups already in order, one
-// direction empty, keys arriving in several messages, groups whose weights
-// take one, two or three radix passes.
-TEST_F(EdgeLists, SingleEndsListedInTheirOwnMemory) {
-  std::mt19937_64 random(11);
-  std::vector<EdgeKey> ties = random_ends(random, 20000, 3, 1 << 30);
-  for (std::size_t i = 0; i < 10000; ++i) ties.push_back(ties[random() % ties.size()]);
-  expect_lists_like_sorting({ties, {}}, true, "equal ends among distinct ones");
-  std::vector<EdgeKey> singles;  // every neighbor with one end, 20000 neighbors
-  for (int r = 0; r < 20000; ++r) {
-    singles.push_back(distopo::pack_edge(r % 2 ? EdgeDirection::out : EdgeDirection::in, r * 7 % 20000,
-                                         static_cast<int>(random() % (1U << 30))));
+TEST_F(EdgeLists, RunsInEveryShape) {
+  std::mt19937_64 random(7);
+  for (const bool weighted : {true, false}) {
+    const int wide = weighted ? 1 << 30 : 1;
+    struct Case {
+      std::vector<End> ends;
+      std::size_t pieces;
+      std::size_t messages;
+      const char* what;
+    };
+    std::vector<End> crowded = random_ends(random, 200000, 2, weighted ? 1 << 12 : 1);
+    for (const End& end : random_ends(random, 20000, 2, wide)) crowded.push_back(end);
+    const std::vector<Case> cases = {
+        {random_ends(random, 100, 3, weighted ? 50 : 1), 1, 1, "one message, small groups"},
+        {random_ends(random, 20000, 8, wide), 1, 4, "a piece per group, unsorted"},
+        {random_ends(random, 20000, 8, wide), 3, 5, "several pieces per group"},
+        {random_ends(random, 20000, 250, wide), 2, 3, "many small groups"},
+        {random_ends(random, 1200000, 2, wide), 2, 2, "groups beyond the split-first size"},
+        {crowded, 4, 3, "weights crowded at the bottom"},
+        {random_ends(random, 20000, 8, weighted ? 2000 : 1, 1 << 20), 2, 2, "weights differing in high bits"},
+        {std::vector<End>(6000, End{true, 5, weighted ? 9 : 0}), 3, 2, "every end the same"},
+    };
+    for (const Case& c : cases) {
+      EdgeInbox inbox(kSize, weighted, false);
+      inbox.prepare();
+      int source = 0;
+      for (const std::vector<SentRun>& runs : as_runs(c.ends, c.pieces, c.messages)) {
+        ASSERT_EQ(deliver(inbox, source++, MessageKind::runs, runs_message(runs)), Rejection::none) << c.what;
+      }
+      expect_lists(std::move(inbox).lists(), c.ends, weighted, c.what);
+    }
   }
-  expect_lists_like_sorting({singles, {}}, true, "one end per neighbor");
-  std::vector<EdgeKey> ordered = random_ends(random, 30000, 8, 1 << 30);
-  std::sort(ordered.begin(), ordered.end());
-  expect_lists_like_sorting({ordered, {}}, true, "already in order");
-  std::vector<EdgeKey> runs = ordered;  // ordered within each of four messages, not across
-  std::rotate(runs.begin(), runs.begin() + 12345, runs.end());
-  expect_lists_like_sorting({runs, {}}, true, "ordered runs", 4);
-  std::vector<EdgeKey> out_only = random_ends(random, 20000, 64, 1 << 30);
-  for (EdgeKey& k : out_only) k |= distopo::pack_edge(EdgeDirection::out, 0, 0);
-  expect_lists_like_sorting({out_only, {}}, true, "no sources");
-  expect_lists_like_sorting({random_ends(random, 20000, 1 << 28, 1 << 30), {}}, true, "wide ranks and weights", 3);
-  expect_lists_like_sorting({random_ends(random, 9000, 2, 1 << 5), {}}, true, "few bits: one pass", 2);
-  expect_lists_like_sorting({random_ends(random, 9000, 2, 1 << 16), {}}, true, "two digits' width: three passes");
-  expect_lists_like_sorting({std::vector<EdgeKey>(6000, distopo::pack_edge(EdgeDirection::out, 5, 9)), {}}, true,
-                            "every end the same");
-  expect_lists_like_sorting({random_ends(random, 9000, 4, 1 << 30), {}}, true,
-                            "room taken for the first message, given back when grouping applies", 3);
 }
 
-TEST_F(EdgeLists, GroupedEndsNeedNoRoomBeyondTheirGroups) {
-  std::mt19937_64 random(5);
-  distopo::detail::ListRoom room(true);
-  room.prepare();
-  const std::vector<EdgeKey> few = random_ends(random, 1000, 4, 1 << 30);
-  ASSERT_EQ(room.add(few), distopo::detail::Rejection::none);
-  EXPECT_NE(room.buffer(), nullptr) << "std::sort's share: one int per end, for the weights";
-  const std::vector<EdgeKey> more = random_ends(random, 20000, 4, 1 << 30);
-  ASSERT_EQ(room.add(more), distopo::detail::Rejection::none);
-  EXPECT_TRUE(room.grouped());
-  EXPECT_EQ(room.buffer(), nullptr) << "grouped in place: no room for the weights";
-  const std::vector<EdgeKey> wide = random_ends(random, 5000, 1 << 20, 1 << 30);
-  ASSERT_EQ(room.add(wide), distopo::detail::Rejection::none);
-  EXPECT_FALSE(room.grouped());
-  EXPECT_NE(room.buffer(), nullptr) << "too many neighbors to group: room again";
+TEST_F(EdgeLists, RunsInOrderAndRunsOfOneWeight) {
+  std::mt19937_64 random(9);
+  // A tally: each group as several runs of one weight each, given out of
+  // order; beside them, sorted runs and a run of one weight in one group.
+  std::vector<End> ends;
+  std::vector<SentRun> tally;
+  for (int rank = 0; rank < 5; ++rank) {
+    for (const int weight : {4, 1, 3}) {
+      const auto count = static_cast<int>(1 + random() % 300);
+      tally.push_back({rank % 2 == 0, rank, std::vector<int>(static_cast<std::size_t>(count), weight), true});
+      for (int i = 0; i < count; ++i) ends.push_back({rank % 2 == 0, rank, weight});
+    }
+  }
+  std::vector<int> sorted_weights(5000);
+  for (int& w : sorted_weights) w = static_cast<int>(random() % (1U << 30));
+  std::sort(sorted_weights.begin(), sorted_weights.end());
+  for (const int w : sorted_weights) ends.push_back({false, 7, w});
+  const std::vector<SentRun> mixed = {{false, 7, sorted_weights}, {false, 1, {2, 2, 2}, true}};
+  for (int i = 0; i < 3; ++i) ends.push_back({false, 1, 2});
+
+  EdgeInbox inbox(kSize, true, false);
+  inbox.prepare();
+  ASSERT_EQ(deliver(inbox, 0, MessageKind::runs, runs_message(tally)), Rejection::none);
+  ASSERT_EQ(deliver(inbox, 1, MessageKind::runs, runs_message(mixed)), Rejection::none);
+  expect_lists(std::move(inbox).lists(), ends, true, "tallies, sorted runs and their mixture");
 }
 
-TEST(ListRoom, RejectsADegreeAboveIntMaxBeforeTakingRoom) {
-  distopo::detail::ListRoom room(true);
-  const std::vector<TalliedEnd> too_many = {{distopo::pack_edge(EdgeDirection::in, 1, 2), std::uint64_t{1} << 31}};
-  EXPECT_EQ(room.add(std::span<const TalliedEnd>(too_many)), distopo::detail::Rejection::degree_overflow);
-  EXPECT_EQ(room.buffer(), nullptr) << "no room taken";
+TEST_F(EdgeLists, RunsFromTheirSender) {
+  std::mt19937_64 random(13);
+  for (const bool weighted : {true, false}) {
+    EdgeInbox inbox(kSize, weighted, false);
+    inbox.prepare();
+    std::vector<End> ends;
+    for (int sender = 9; sender >= 0; --sender) {  // arriving in no particular order
+      const bool out = sender % 3 == 0;
+      const std::size_t count = 1 + random() % 2000;
+      std::vector<int> weights(count);
+      for (int& w : weights) w = weighted ? static_cast<int>(random() % 100000) : 1;
+      std::sort(weights.begin(), weights.end());
+      for (const int w : weights) ends.push_back({out, sender, w});
+      const auto kind = out ? MessageKind::out_run_from_sender : MessageKind::in_run_from_sender;
+      ASSERT_EQ(deliver(inbox, sender, kind, weighted ? weights : std::vector<int>{static_cast<int>(count)}),
+                Rejection::none);
+    }
+    expect_lists(std::move(inbox).lists(), ends, weighted, weighted ? "weighted" : "unweighted");
+  }
+}
+
+// This rank's own list, sorted by its outbox, with self-loops among its ends.
+distopo::detail::OwnList own_list(const std::vector<End>& own, bool out, bool weighted) {
+  distopo::detail::OwnList list(out, own.size(), weighted);
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    list.ranks()[i] = own[i].rank;
+    if (weighted) list.weights()[i] = own[i].weight;
+  }
+  return list;
+}
+
+// The distinct neighbors of a sorted own list.
+std::size_t neighbors_of(const std::vector<End>& own) {
+  std::size_t neighbors = 0;
+  for (std::size_t i = 0; i < own.size(); ++i)
+    neighbors += static_cast<std::size_t>(i == 0 || own[i].rank != own[i - 1].rank);
+  return neighbors;
+}
+
+TEST_F(EdgeLists, OwnListStaysWhereItWasSorted) {
+  std::mt19937_64 random(17);
+  const int self = 3;
+  for (const bool weighted : {true, false}) {
+    std::vector<End> own = random_ends(random, 5000, 8, weighted ? 1 << 20 : 1);
+    for (End& end : own) end.out = true;
+    std::sort(own.begin(), own.end());
+    const auto loops = std::equal_range(own.begin(), own.end(), End{true, self, 0},
+                                        [](const End& a, const End& b) { return a.rank < b.rank; });
+    std::vector<End> ends = own;
+    for (auto loop = loops.first; loop != loops.second; ++loop) ends.push_back({false, self, loop->weight});
+    // In-ends from two senders, whose out-edges these are (their slices of
+    // their own sorted lists).
+    std::vector<int> from_one{3};  // unweighted: the number of ends
+    std::vector<int> from_two{2};
+    if (weighted) {
+      from_one = {1, 5, 9};
+      from_two = {2, 2};
+    }
+    for (const int w : {1, 5, 9}) ends.push_back({false, 1, weighted ? w : 1});
+    for (int i = 0; i < 2; ++i) ends.push_back({false, 2, weighted ? 2 : 1});
+
+    EdgeInbox inbox(kSize, weighted, false);
+    inbox.prepare();
+    distopo::detail::OwnList list = own_list(own, true, weighted);
+    const int* const block = list.ranks();
+    ASSERT_EQ(inbox.adopt_own_list(std::move(list), neighbors_of(own), self,
+                                   static_cast<std::size_t>(loops.first - own.begin()),
+                                   static_cast<std::size_t>(loops.second - loops.first)),
+              Rejection::none);
+    ASSERT_EQ(deliver(inbox, 2, MessageKind::in_run_from_sender, from_two), Rejection::none);
+    ASSERT_EQ(deliver(inbox, 1, MessageKind::in_run_from_sender, from_one), Rejection::none);
+    const distopo::DistGraphTopology lists = std::move(inbox).lists();
+    EXPECT_EQ(lists.destinations.data(), block) << "the sorted own list is the record's, not a copy";
+    expect_lists(lists, ends, weighted, "own out-list, in-ends received");
+  }
+}
+
+TEST_F(EdgeLists, OwnListCutWhenOthersAddToItsDirection) {
+  std::mt19937_64 random(19);
+  std::vector<End> own = random_ends(random, 3000, 6, 1000);
+  for (End& end : own) end.out = false;
+  std::sort(own.begin(), own.end());
+  std::vector<End> ends = own;
+  const std::vector<End> more = {{false, 2, 7}, {false, 9, 1}, {true, 4, 4}};
+  ends.insert(ends.end(), more.begin(), more.end());
+  EdgeInbox inbox(kSize, true, false);
+  inbox.prepare();
+  ASSERT_EQ(inbox.adopt_own_list(own_list(own, false, true), neighbors_of(own), 100, 0, 0), Rejection::none);
+  ASSERT_EQ(
+      deliver(inbox, 5, MessageKind::runs, runs_message({{false, 2, {7}}, {false, 9, {1}, true}, {true, 4, {4}}})),
+      Rejection::none);
+  expect_lists(std::move(inbox).lists(), ends, true, "own in-list merged with received in-ends");
+}
+
+TEST_F(EdgeLists, KeysAndRunsTogether) {
+  std::mt19937_64 random(23);
+  for (const bool weighted : {true, false}) {
+    const int weights = weighted ? 1 << 30 : 1;
+    const std::vector<End> keys = random_ends(random, 7000, 50, weights);
+    const std::vector<End> runs = random_ends(random, 9000, 50, weights);
+    std::vector<End> own = random_ends(random, 500, 50, weights);
+    for (End& end : own) end.out = true;
+    std::sort(own.begin(), own.end());
+    std::vector<End> ends = keys;
+    ends.insert(ends.end(), runs.begin(), runs.end());
+    ends.insert(ends.end(), own.begin(), own.end());
+    EdgeInbox inbox(kSize, weighted, false);
+    inbox.prepare();
+    ASSERT_EQ(inbox.adopt_own_list(own_list(own, true, weighted), neighbors_of(own), 1000, 0, 0), Rejection::none);
+    ASSERT_EQ(deliver(inbox, 1, MessageKind::runs, runs_message(as_runs(runs, 2, 1).front())), Rejection::none);
+    ASSERT_EQ(deliver(inbox, 2, MessageKind::keys, keys_message(keys)), Rejection::none);
+    expect_lists(std::move(inbox).lists(), ends, weighted, "single ends, runs and an own list");
+  }
+}
+
+TEST_F(EdgeLists, RejectedMessagesLeaveTheRestIntact) {
+  EdgeInbox inbox(100, true, false);
+  inbox.prepare();
+  const std::vector<End> good = {{false, 3, 5}, {true, 4, 1}, {false, 3, 2}};
+  ASSERT_EQ(deliver(inbox, 0, MessageKind::runs, runs_message(as_runs(good, 1, 1).front())), Rejection::none);
+  const auto run_header = [](std::uint32_t direction_rank, int count, int weight) {
+    return std::vector<int>{1, static_cast<int>(direction_rank), count, weight};
+  };
+  // A run of one weight standing for more ends than an int counts.
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, run_header(distopo::detail::direction_rank(false, 3), INT_MAX, 1)),
+            Rejection::degree_overflow);
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, run_header(distopo::detail::direction_rank(false, 100), 1, 1)),
+            Rejection::malformed)
+      << "a rank beyond the communicator";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, {2, 0, 1, 1}), Rejection::malformed) << "headers beyond the message";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, run_header(0, 3, distopo::detail::kWeightsFollow)),
+            Rejection::malformed)
+      << "weights beyond the message";
+  std::vector<int> trailing = runs_message({{true, 1, {4}}});
+  trailing.push_back(6);
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, trailing), Rejection::malformed) << "ints after the last weight";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, run_header(0, -1, 1)), Rejection::malformed) << "negative count";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, {}), Rejection::malformed) << "empty";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::keys, {1, 2, 3}), Rejection::malformed) << "half a key";
+  EXPECT_EQ(deliver(inbox, 1, MessageKind::keys, keys_message({{true, 100, 1}})), Rejection::malformed)
+      << "a key's rank beyond the communicator";
+  EXPECT_EQ(deliver(inbox, 1, static_cast<MessageKind>(5), {1}), Rejection::malformed) << "unknown kind";
+  expect_lists(std::move(inbox).lists(), good, true, "after the rejections");
+}
+
+TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
+  std::mt19937_64 random(29);
+  std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
+  for (const std::size_t n : {0UL, 1UL, 2UL, 255UL, 256UL, 5000UL, 70000UL, 600000UL}) {
+    for (const unsigned bits : {1U, 5U, 12U, 23U, 31U}) {
+      for (const unsigned shift : {0U, 7U}) {
+        if (bits + shift > 31) continue;
+        std::vector<int> weights(n);
+        for (int& w : weights) w = static_cast<int>((random() & ((std::uint64_t{1} << bits) - 1)) << shift);
+        std::uint32_t any = 0;
+        std::uint32_t all = ~std::uint32_t{0};
+        for (const int w : weights) {
+          any |= static_cast<std::uint32_t>(w);
+          all &= static_cast<std::uint32_t>(w);
+        }
+        std::vector<int> expected = weights;
+        std::sort(expected.begin(), expected.end());
+        std::vector<int> scratch(n);
+        distopo::detail::sort_weights(weights.data(), scratch.data(), n, any, all, counts.data());
+        EXPECT_EQ(weights, expected) << "n " << n << " bits " << bits << " shift " << shift;
+      }
+    }
+  }
+}
+
+TEST_F(EdgeLists, OwnEdgesSortedByNeighborAndWeight) {
+  std::mt19937_64 random(31);
+  const int self = 2;
+  struct Case {
+    int ranks;
+    int weights;
+    std::size_t edges;
+    const char* what;
+  };
+  const std::vector<Case> cases = {
+      {4, 1 << 30, 20000, "few neighbors: grouped, then each group's weights sorted"},
+      {1 << 24, 1 << 30, 3000, "more neighbors than edges: (neighbor, weight) keys of 64 bits"},
+      {1 << 12, 1 << 10, 3000, "more neighbors than edges: keys of 32 bits"},
+      {3, 1, 50, "one weight"},
+  };
+  for (const Case& c : cases) {
+    for (const bool out : {true, false}) {
+      for (const bool weighted : {true, false}) {
+        std::vector<distopo::Edge> edges;
+        std::vector<End> expected;
+        for (std::size_t i = 0; i < c.edges; ++i) {
+          const int other = static_cast<int>(random() % static_cast<unsigned>(c.ranks));
+          const int weight = weighted ? static_cast<int>(random() % static_cast<unsigned>(c.weights)) : 1;
+          edges.push_back({out ? self : other, out ? other : self, weight});
+          expected.push_back({out, other, weight});
+        }
+        const distopo::detail::ListEdges input(edges, weighted);
+        distopo::detail::InputExtent extent;
+        ASSERT_FALSE(input.validate(self, c.ranks + self + 1, extent).has_value());
+        distopo::detail::OwnList list = distopo::detail::sort_own_edges(input, extent, out, weighted);
+        std::sort(expected.begin(), expected.end());
+        ASSERT_EQ(list.ends(), expected.size());
+        EXPECT_EQ(std::vector<int>(list.ranks(), list.ranks() + list.ends()), ranks_of(expected, out)) << c.what;
+        if (weighted) {
+          EXPECT_EQ(std::vector<int>(list.weights(), list.weights() + list.ends()), weights_of(expected, out))
+              << c.what;
+        }
+      }
+    }
+  }
 }
 
 // ListEdges with a count of the edges visited, to see where a tally stops.
@@ -211,36 +457,29 @@ struct CountedWalk {
 };
 
 TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
-  const int self = 2;
   std::mt19937 random(5);
   std::vector<distopo::Edge> edges;
   for (int i = 0; i < 30000; ++i) {
     edges.push_back({static_cast<int>(random() % 4), static_cast<int>(random() % 6), static_cast<int>(random() % 3)});
   }
-  // (owner, key) -> count, as bucketing would send them one by one.
-  std::map<std::pair<int, EdgeKey>, std::uint64_t> expected;
+  // (owner, direction, rank, weight) -> count, as the ends would go one by one.
+  std::map<std::tuple<int, bool, int, int>, std::int64_t> expected;
   for (const distopo::Edge& e : edges) {
-    ++expected[{e.source, distopo::pack_edge(EdgeDirection::out, e.destination, e.weight)}];
-    ++expected[{e.destination, distopo::pack_edge(EdgeDirection::in, e.source, e.weight)}];
+    ++expected[{e.source, true, e.destination, e.weight}];
+    ++expected[{e.destination, false, e.source, e.weight}];
   }
-
-  distopo::detail::KeyBuffer own;
-  const auto tally = distopo::detail::EndTally::of(self, distopo::detail::ListEdges(edges, true), 4 * 6 * 3, own);
+  const auto tally = distopo::detail::EndTally::of(distopo::detail::ListEdges(edges, true), 4 * 6 * 3);
   ASSERT_TRUE(tally.has_value());
-  std::map<std::pair<int, EdgeKey>, std::uint64_t> got;
-  const auto read = [&](int owner, std::span<const EdgeKey> words) {
-    ASSERT_TRUE(distopo::detail::is_tally_message(words));
-    ASSERT_EQ(words.size() % 2, 0U);
-    for (std::size_t i = 0; i < distopo::detail::tallied_end_count(words); ++i) {
-      const TalliedEnd end = distopo::detail::tallied_end(words, i);
-      EXPECT_EQ(got.count({owner, end.key}), 0U) << "each end once per message";
-      got[{owner, end.key}] += end.count;
-    }
-  };
-  read(self, own.items());  // this rank's own ends: the words of a tally message
-  for (const auto& message : tally->messages()) {
-    EXPECT_NE(message.destination, self);
-    read(message.destination, message.payload);
+  std::map<std::tuple<int, bool, int, int>, std::int64_t> got;
+  int owner = -1;
+  for (const distopo::detail::OwnedRun& owned : tally->runs(true)) {
+    EXPECT_GE(owned.owner, owner) << "grouped by owner";
+    owner = owned.owner;
+    const distopo::detail::RunHeader& run = owned.run;
+    const std::tuple<int, bool, int, int> end{owned.owner, distopo::detail::is_out(run.direction_rank),
+                                              distopo::detail::rank_of(run.direction_rank), run.weight};
+    EXPECT_EQ(got.count(end), 0U) << "each end once";
+    got[end] += run.count;
   }
   EXPECT_EQ(got, expected);
 }
@@ -248,13 +487,11 @@ TEST(EndTally, EachDistinctEdgeOnceWithItsMultiplicity) {
 TEST(EndTally, GivesUpBeyondItsLimitWithoutWalkingOn) {
   std::vector<distopo::Edge> edges;
   for (int i = 0; i < 1000; ++i) edges.push_back({0, 1, i});  // every edge distinct
-  distopo::detail::KeyBuffer own;
   const CountedWalk walk{distopo::detail::ListEdges(edges, true)};
-  EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 100, own).has_value());
+  EXPECT_FALSE(distopo::detail::EndTally::of(walk, 100).has_value());
   EXPECT_EQ(walk.visited, 101U) << "the walk stops at the first edge over the limit";
-  EXPECT_EQ(own.size(), 0U);
-  EXPECT_TRUE(distopo::detail::EndTally::of(0, walk, 1000, own).has_value()) << "exactly at the limit";
-  EXPECT_FALSE(distopo::detail::EndTally::of(0, walk, 0, own).has_value()) << "limit 0: not tried";
+  EXPECT_TRUE(distopo::detail::EndTally::of(walk, 1000).has_value()) << "exactly at the limit";
+  EXPECT_FALSE(distopo::detail::EndTally::of(walk, 0).has_value()) << "limit 0: not tried";
 }
 
 TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
@@ -271,8 +508,7 @@ TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
   };
   const auto tally_of = [](const std::vector<distopo::Edge>& edges, std::size_t& visited) {
     const CountedWalk walk{distopo::detail::ListEdges(edges, true)};
-    distopo::detail::KeyBuffer own;
-    const bool tallied = distopo::detail::EndTally::of(0, walk, 10 * probe, own).has_value();
+    const bool tallied = distopo::detail::EndTally::of(walk, 10 * probe).has_value();
     visited = walk.visited;
     return tallied;
   };
@@ -289,14 +525,6 @@ TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
   // Every edge distinct: it stops at the (probe / 2 + 1)-th.
   EXPECT_FALSE(tally_of(edges_with(probe, 0), visited));
   EXPECT_EQ(visited, probe / 2 + 1);
-}
-
-TEST(EndTally, MessagesOfSingleEndsNeverLookTallied) {
-  // The largest key there is: no direction, rank or weight sets bit 63.
-  const EdgeKey largest = distopo::pack_edge(EdgeDirection::out, 2147483647, 2147483647);
-  const std::vector<EdgeKey> single = {largest};
-  EXPECT_FALSE(distopo::detail::is_tally_message(single));
-  EXPECT_FALSE(distopo::detail::is_tally_message({}));
 }
 
 }  // namespace

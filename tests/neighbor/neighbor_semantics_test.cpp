@@ -180,12 +180,12 @@ TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
   EXPECT_EQ(recv, ring_expected(comm, 0));
 }
 
-// The same on a dense multigraph where every pair has 8 to 24 edges, which
-// travel in one message per pair (message_plan.hpp): rank 0's drain must
+// The same on a dense multigraph where every pair has 16 to 24 edges, which
+// travel in one message per pair (kCoalesceSlots, plan.hpp): rank 0's drain must
 // send and receive exactly the messages its neighbors post, or it would hang.
 TEST(NeighborErrors, OneRankBadInputOnDenseMultigraphDoesNotHang) {
   if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks (alone, a rank drains its own messages)";
-  const distopo::testing::Case c = distopo::testing::dense_multigraph_case(16, /*min_edges=*/8);
+  const distopo::testing::Case c = distopo::testing::dense_multigraph_case(16, /*min_edges=*/16);
   const int me = c.comm.rank();
   const auto block = [](int sender, int slot) { return 1000 * sender + slot; };
   // One element more than the blocks: never empty, raw calls want a buffer.

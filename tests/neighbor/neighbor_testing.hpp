@@ -157,8 +157,8 @@ inline Case dist_graph_case(unsigned seed, int max_out, bool allow_repeats = tru
 
 // Dense multigraph: between every ordered pair of ranks (self included) a
 // random number of edges, `min_edges` to 24, so that (by default) some pairs
-// carry at least as many edges as distopo puts in one message (8,
-// message_plan.hpp) and some fewer; both edge lists shuffled, so the edges of
+// carry at least as many edges as distopo puts in one message (16,
+// kCoalesceSlots in plan.hpp) and some fewer; both edge lists shuffled, so the edges of
 // one pair interleave with the others'.
 inline Case dense_multigraph_case(unsigned seed, int min_edges = 0) {
   Case c;

@@ -29,6 +29,7 @@
 #include <span>
 #include <type_traits>
 
+#include "distopo/neighbor/algorithm.hpp"
 #include "distopo/neighbor/collective.hpp"
 #include "distopo/neighbor/persistent_request.hpp"
 #include "distopo/neighbor/raw.hpp"
@@ -60,12 +61,10 @@ concept NeighborRecvBuffer =
 template <class R>
 concept LastingBuffer = std::ranges::borrowed_range<R>;
 
-namespace detail {
-
-// A typed call's buffers as the engine sees them: addresses, element counts
-// and the element size (the MPI datatype is a contiguous run of that many
-// bytes).
-struct TypedBuffers {
+// The typed calls' buffers as the library sees them: addresses, element
+// counts and the element size (the MPI datatype is a contiguous run of that
+// many bytes).
+struct NeighborRanges {
   const void* send;
   std::size_t send_count;
   void* recv;
@@ -74,98 +73,120 @@ struct TypedBuffers {
 };
 
 template <class Send, class Recv>
-TypedBuffers typed_buffers(const Send& send, Recv& recv) {
+NeighborRanges neighbor_ranges(const Send& send, Recv& recv) {
   return {std::ranges::data(send), std::ranges::size(send), std::ranges::data(recv), std::ranges::size(recv),
           sizeof(std::ranges::range_value_t<Send>)};
 }
 
 // alltoallw counts bytes: each side may hold any element type.
 template <class Send, class Recv>
-TypedBuffers byte_buffers(const Send& send, Recv& recv) {
+NeighborRanges neighbor_byte_ranges(const Send& send, Recv& recv) {
   return {std::ranges::data(send), std::ranges::size(send) * sizeof(std::ranges::range_value_t<Send>),
           std::ranges::data(recv), std::ranges::size(recv) * sizeof(std::ranges::range_value_t<Recv>), 1};
 }
 
-// The five operations described from typed buffers (the translation and its
-// checks live in the library, next to the engine's own checks).
-NeighborCall typed_allgather(MPI_Comm comm, const TypedBuffers& buffers);
-NeighborCall typed_allgatherv(MPI_Comm comm, const TypedBuffers& buffers, std::span<const int> recvcounts,
-                              std::span<const int> displs);
-NeighborCall typed_alltoall(MPI_Comm comm, const TypedBuffers& buffers);
-NeighborCall typed_alltoallv(MPI_Comm comm, const TypedBuffers& buffers, std::span<const int> sendcounts,
-                             std::span<const int> sdispls, std::span<const int> recvcounts,
-                             std::span<const int> rdispls);
-NeighborCall typed_alltoallw(MPI_Comm comm, const TypedBuffers& buffers, std::span<const int> sendcounts,
-                             std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes,
-                             std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
-                             std::span<const MPI_Datatype> recvtypes);
+// One typed collective, described by the functions below before its form is
+// chosen: run() (blocking), start() (non-blocking) or init() (persistent).
+// The translation of ranges into counts and its checks happen there, in the
+// library, next to the engine's own checks.
+class TypedNeighborCall {
+ public:
+  static TypedNeighborCall allgather(MPI_Comm comm, const NeighborRanges& buffers);
+  static TypedNeighborCall allgatherv(MPI_Comm comm, const NeighborRanges& buffers, std::span<const int> recvcounts,
+                                      std::span<const int> displs);
+  static TypedNeighborCall alltoall(MPI_Comm comm, const NeighborRanges& buffers);
+  static TypedNeighborCall alltoallv(MPI_Comm comm, const NeighborRanges& buffers, std::span<const int> sendcounts,
+                                     std::span<const int> sdispls, std::span<const int> recvcounts,
+                                     std::span<const int> rdispls);
+  static TypedNeighborCall alltoallw(MPI_Comm comm, const NeighborRanges& buffers, std::span<const int> sendcounts,
+                                     std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes,
+                                     std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
+                                     std::span<const MPI_Datatype> recvtypes);
 
-}  // namespace detail
+  void run() const;
+  [[nodiscard]] MPI_Request start() const;
+  [[nodiscard]] PersistentRequest init() const;
+
+  // What the call keeps of the caller's arguments (the library reads them).
+  enum class Operation { allgather, allgatherv, alltoall, alltoallv, alltoallw };
+  struct Parts {
+    MPI_Comm comm;
+    Operation operation;
+    NeighborRanges buffers;
+    std::span<const int> sendcounts{}, sdispls{}, recvcounts{}, rdispls{};  // allgatherv: recvcounts, rdispls
+    std::span<const MPI_Aint> sdispls_bytes{}, rdispls_bytes{};             // alltoallw
+    std::span<const MPI_Datatype> sendtypes{}, recvtypes{};                 // alltoallw
+  };
+
+ private:
+  explicit TypedNeighborCall(const Parts& parts) : parts_(parts) {}
+  Parts parts_;
+};
 
 // --- allgather: every rank sends `send` to each out-neighbor; recv holds
 // indegree blocks of send's size (all ranks send the same count).
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 void neighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
-  detail::typed_allgather(comm, detail::typed_buffers(send, recv)).run();
+  TypedNeighborCall::allgather(comm, neighbor_ranges(send, recv)).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_allgather(MPI_Comm comm, S&& send, R&& recv) {
-  return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).start();
+  return TypedNeighborCall::allgather(comm, neighbor_ranges(send, recv)).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_allgather_init(MPI_Comm comm, S&& send, R&& recv) {
-  return detail::typed_allgather(comm, detail::typed_buffers(send, recv)).init();
+  return TypedNeighborCall::allgather(comm, neighbor_ranges(send, recv)).init();
 }
 
 // --- allgatherv: block of in-neighbor i is recvcounts[i] elements at displs[i].
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 void neighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int> recvcounts,
                          std::span<const int> displs) {
-  detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).run();
+  TypedNeighborCall::allgatherv(comm, neighbor_ranges(send, recv), recvcounts, displs).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_allgatherv(MPI_Comm comm, S&& send, R&& recv, std::span<const int> recvcounts,
                                                std::span<const int> displs) {
-  return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).start();
+  return TypedNeighborCall::allgatherv(comm, neighbor_ranges(send, recv), recvcounts, displs).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_allgatherv_init(MPI_Comm comm, S&& send, R&& recv,
                                                          std::span<const int> recvcounts, std::span<const int> displs) {
-  return detail::typed_allgatherv(comm, detail::typed_buffers(send, recv), recvcounts, displs).init();
+  return TypedNeighborCall::allgatherv(comm, neighbor_ranges(send, recv), recvcounts, displs).init();
 }
 
 // --- alltoall: send holds outdegree equal blocks, recv indegree equal blocks.
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 void neighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
-  detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).run();
+  TypedNeighborCall::alltoall(comm, neighbor_ranges(send, recv)).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_alltoall(MPI_Comm comm, S&& send, R&& recv) {
-  return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).start();
+  return TypedNeighborCall::alltoall(comm, neighbor_ranges(send, recv)).start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_alltoall_init(MPI_Comm comm, S&& send, R&& recv) {
-  return detail::typed_alltoall(comm, detail::typed_buffers(send, recv)).init();
+  return TypedNeighborCall::alltoall(comm, neighbor_ranges(send, recv)).init();
 }
 
 // --- alltoallv: counts and displacements per neighbor, in elements.
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 void neighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts, std::span<const int> sdispls,
                         R&& recv, std::span<const int> recvcounts, std::span<const int> rdispls) {
-  detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls).run();
+  TypedNeighborCall::alltoallv(comm, neighbor_ranges(send, recv), sendcounts, sdispls, recvcounts, rdispls).run();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
 requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] MPI_Request ineighbor_alltoallv(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
                                               std::span<const int> sdispls, R&& recv, std::span<const int> recvcounts,
                                               std::span<const int> rdispls) {
-  return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
+  return TypedNeighborCall::alltoallv(comm, neighbor_ranges(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .start();
 }
 template <NeighborBuffer S, NeighborRecvBuffer<S> R>
@@ -173,7 +194,7 @@ requires LastingBuffer<S> && LastingBuffer<R>
 [[nodiscard]] PersistentRequest neighbor_alltoallv_init(MPI_Comm comm, S&& send, std::span<const int> sendcounts,
                                                         std::span<const int> sdispls, R&& recv,
                                                         std::span<const int> recvcounts, std::span<const int> rdispls) {
-  return detail::typed_alltoallv(comm, detail::typed_buffers(send, recv), sendcounts, sdispls, recvcounts, rdispls)
+  return TypedNeighborCall::alltoallv(comm, neighbor_ranges(send, recv), sendcounts, sdispls, recvcounts, rdispls)
       .init();
 }
 
@@ -184,8 +205,8 @@ template <NeighborBuffer S, WritableNeighborBuffer R>
 void neighbor_alltoallw(MPI_Comm comm, S&& send, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
                         std::span<const MPI_Datatype> sendtypes, R&& recv, std::span<const int> recvcounts,
                         std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
-  detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts, rdispls,
-                          recvtypes)
+  TypedNeighborCall::alltoallw(comm, neighbor_byte_ranges(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
+                               rdispls, recvtypes)
       .run();
 }
 template <NeighborBuffer S, WritableNeighborBuffer R>
@@ -195,8 +216,8 @@ requires LastingBuffer<S> && LastingBuffer<R>
                                               std::span<const MPI_Datatype> sendtypes, R&& recv,
                                               std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
                                               std::span<const MPI_Datatype> recvtypes) {
-  return detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
-                                 rdispls, recvtypes)
+  return TypedNeighborCall::alltoallw(comm, neighbor_byte_ranges(send, recv), sendcounts, sdispls, sendtypes,
+                                      recvcounts, rdispls, recvtypes)
       .start();
 }
 template <NeighborBuffer S, WritableNeighborBuffer R>
@@ -207,8 +228,8 @@ requires LastingBuffer<S> && LastingBuffer<R>
                                                         std::span<const int> recvcounts,
                                                         std::span<const MPI_Aint> rdispls,
                                                         std::span<const MPI_Datatype> recvtypes) {
-  return detail::typed_alltoallw(comm, detail::byte_buffers(send, recv), sendcounts, sdispls, sendtypes, recvcounts,
-                                 rdispls, recvtypes)
+  return TypedNeighborCall::alltoallw(comm, neighbor_byte_ranges(send, recv), sendcounts, sdispls, sendtypes,
+                                      recvcounts, rdispls, recvtypes)
       .init();
 }
 

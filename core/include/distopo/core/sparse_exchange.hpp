@@ -29,20 +29,28 @@ template <class T>
 struct OutgoingMessage {
   int destination;
   std::span<const T> payload;  // at most INT_MAX elements
+  // What the payload is, for receivers that take several formats: it travels
+  // as the message's tag, so the receiver knows it before placing the message.
+  int kind = 0;
 };
+
+// Kinds are 0 ... kMaxMessageKinds - 1.
+inline constexpr int kMaxMessageKinds = 8;
 
 namespace detail {
 struct RawMessage {
   int destination;
   const void* data;
   int count;
+  int kind;
 };
-// Returns where a message of `count` elements from `source` is to be received.
-using PlaceFn = std::function<void*(int source, int count)>;
+// Returns where a message of `count` elements and `kind` from `source` is to
+// be received.
+using PlaceFn = std::function<void*(int source, int kind, int count)>;
 // Called once the message is in place; returns the verdict sent back to the
 // sender with the acknowledgement (0: accepted; never INT_MIN, which the
 // exchange reserves for a dropped message).
-using DoneFn = std::function<int(int source, int count, const void* data)>;
+using DoneFn = std::function<int(int source, int kind, int count, const void* data)>;
 // Called on the sender for every message whose receiver returned a nonzero
 // verdict, before this rank contributes to the agreement.
 using VerdictFn = std::function<void(int destination, int verdict)>;
@@ -56,7 +64,8 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
   std::vector<RawMessage> raw;
   raw.reserve(outgoing.size());
   for (const auto& message : outgoing) {
-    raw.push_back({message.destination, message.payload.data(), static_cast<int>(message.payload.size())});
+    raw.push_back(
+        {message.destination, message.payload.data(), static_cast<int>(message.payload.size()), message.kind});
   }
   return raw;
 }
@@ -66,9 +75,10 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // message addressed to this rank, a message to itself included (copied locally,
 // never through MPI); returns when every message of every rank was received.
 //
-// `place(source, count)` returns a T* with room for `count` elements where the
-// message is received, so the caller can receive straight into its own arrays.
-// `accept(source, count)` (optional, may be nullptr) then looks at it and
+// `place(source, count)` (or `place(source, kind, count)`) returns a T* with
+// room for `count` elements where the message is received, so the caller can
+// receive straight into its own arrays (for each kind where it belongs).
+// `accept(source, kind, count)` (optional, may be nullptr) then looks at it and
 // returns a verdict: nonzero rejects it, and `on_rejected(destination,
 // verdict)` runs on the sender before the sender joins the agreement, so a
 // receiver's objection reaches every rank through `agreement_max` in the same
@@ -94,7 +104,7 @@ class DroppedMessages : public Error {
 };
 
 struct ExchangeVerdicts {
-  std::function<int(int source, int count)> accept;
+  std::function<int(int source, int kind, int count)> accept;
   std::function<void(int destination, int verdict)> on_rejected;
 };
 
@@ -104,8 +114,16 @@ void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> out
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   detail::sparse_exchange_raw(
       comm, sizeof(T), detail::raw_messages(outgoing),
-      [&](int source, int count) -> void* { return place(source, count); },
-      [&](int source, int count, const void*) { return verdicts.accept ? verdicts.accept(source, count) : 0; },
+      [&](int source, int kind, int count) -> void* {
+        if constexpr (std::is_invocable_v<Place&, int, int, int>) {
+          return place(source, kind, count);
+        } else {
+          return place(source, count);
+        }
+      },
+      [&](int source, int kind, int count, const void*) {
+        return verdicts.accept ? verdicts.accept(source, kind, count) : 0;
+      },
       [&](int destination, int verdict) {
         if (verdicts.on_rejected) verdicts.on_rejected(destination, verdict);
       },
@@ -120,11 +138,11 @@ void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing
   std::vector<T> scratch;
   detail::sparse_exchange_raw(
       comm, sizeof(T), detail::raw_messages(outgoing),
-      [&](int, int count) -> void* {
+      [&](int, int, int count) -> void* {
         scratch.resize(static_cast<std::size_t>(count));
         return scratch.data();
       },
-      [&](int source, int count, const void* data) {
+      [&](int source, int, int count, const void* data) {
         on_receive(source, std::span<const T>(static_cast<const T*>(data), static_cast<std::size_t>(count)));
         return 0;
       },

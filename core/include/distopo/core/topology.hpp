@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -55,29 +56,36 @@ class NeighborList {
   std::size_t size_ = 0;
 };
 
-// The memory of a record's lists: one std::malloc'ed block (malloc, so that
-// a failure is std::bad_alloc in every build: AddressSanitizer's operator
-// new aborts instead), freed with the last record that shares it.
+// The memory of a record's lists: std::malloc'ed blocks (malloc, so that a
+// failure is std::bad_alloc in every build: AddressSanitizer's operator new
+// aborts instead), freed with the last record that shares them. Usually one
+// block; dist_graph_create keeps each list where it was written (the sorted
+// own lists, the received weights, the room), so up to kMaxBlocks.
 class ListStorage {
  public:
+  static constexpr std::size_t kMaxBlocks = 3;
   ListStorage() = default;
   ListStorage(const ListStorage&) = delete;
   ListStorage& operator=(const ListStorage&) = delete;
   ~ListStorage();
-  [[nodiscard]] int* data() const { return data_; }
-  // Takes `block` (from std::malloc or null), freeing the one held before.
+  [[nodiscard]] int* data() const { return blocks_[0]; }
+  // Takes `block` (from std::malloc or null) as the first block, freeing the
+  // one held before.
   void adopt(void* block) noexcept;
-  // Gives up the block without freeing it.
-  [[nodiscard]] int* release() noexcept { return std::exchange(data_, nullptr); }
+  // Takes `block` (from std::malloc or null) besides those held; at most
+  // kMaxBlocks in all.
+  void add(void* block) noexcept;
+  // Gives up the first block without freeing it.
+  [[nodiscard]] int* release() noexcept { return std::exchange(blocks_[0], nullptr); }
 
  private:
-  int* data_ = nullptr;
+  std::array<int*, kMaxBlocks> blocks_{};
 };
 
-// Only this rank's lists: nothing of size P. The four lists lie in one
-// block, so that dist_graph_create writes them where it received the edge
-// ends and hands the block over without a copy. Copies of a record share the
-// block (records are immutable once attached).
+// Only this rank's lists: nothing of size P. The lists are views into
+// blocks the record shares with its copies (records are immutable once
+// attached), so that dist_graph_create hands over the memory it wrote them
+// in without a copy.
 struct DistGraphTopology {
   NeighborList sources;
   NeighborList source_weights;  // empty when unweighted
@@ -131,6 +139,11 @@ class DistGraphBuffer {
   // The record of the lists written into the buffer (which it then holds).
   // Needs prepare() (or allocate()) first; allocates nothing.
   DistGraphTopology finish(std::size_t indegree, std::size_t outdegree, bool weighted) &&;
+
+  // The record of `lists`, views into `blocks` (each std::malloc'ed or null,
+  // at most ListStorage::kMaxBlocks), which the record takes over in place
+  // of what the buffer held. Needs prepare() first; allocates nothing.
+  DistGraphTopology finish_in(std::span<void* const> blocks, const DistGraphTopology& lists) &&;
 
  private:
   std::shared_ptr<ListStorage> storage_;

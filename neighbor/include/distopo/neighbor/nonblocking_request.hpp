@@ -17,11 +17,6 @@
 
 namespace distopo {
 
-namespace detail {
-class PostedRequests;
-struct GeneralizedRequest;
-}  // namespace detail
-
 class NonblockingRequest {
  public:
   // The collective behind `request`, or nullptr for any other request (one of
@@ -46,13 +41,17 @@ class NonblockingRequest {
   NonblockingRequest& operator=(const NonblockingRequest&) = delete;
   ~NonblockingRequest();
 
+  // The library's side of a request (opaque here), and the MPICH callbacks
+  // that make and serve it.
+  struct State;
+  struct Callbacks;
+
  private:
-  friend struct detail::GeneralizedRequest;  // creates it and serves MPICH's callbacks
-  explicit NonblockingRequest(std::unique_ptr<detail::PostedRequests> posted) noexcept;
+  explicit NonblockingRequest(std::unique_ptr<State> state) noexcept;
   void mark_complete() noexcept;       // MPI_Grequest_complete, once
   void release(MPI_Request* request);  // frees a complete one; throws its failure
 
-  std::unique_ptr<detail::PostedRequests> posted_;
+  std::unique_ptr<State> state_;
   MPI_Request handle_ = MPI_REQUEST_NULL;  // the generalized request handed out
   bool marked_ = false;
 };

@@ -7,10 +7,6 @@
 
 namespace distopo {
 
-namespace detail {
-class PostedRequests;
-}
-
 // Inactive after init; start() posts the prepared sends and receives,
 // wait()/test() complete them. The buffers and the arguments given at init
 // are used by every start. Starts must happen in the same order on all ranks
@@ -25,8 +21,11 @@ class PostedRequests;
 // maps the MPI_Request it hands out to one of these.
 class PersistentRequest {
  public:
+  // The library's side of a request (opaque here).
+  struct State;
+
   PersistentRequest() noexcept;
-  explicit PersistentRequest(std::unique_ptr<detail::PostedRequests> posted) noexcept;
+  explicit PersistentRequest(std::unique_ptr<State> state) noexcept;
   PersistentRequest(PersistentRequest&&) noexcept;
   PersistentRequest& operator=(PersistentRequest&&) noexcept;
   ~PersistentRequest();
@@ -46,12 +45,12 @@ class PersistentRequest {
   [[nodiscard]] bool active() const noexcept;
   // The communicator it was initialized on (MPI_COMM_NULL when empty).
   [[nodiscard]] MPI_Comm comm() const noexcept;
-  [[nodiscard]] explicit operator bool() const noexcept { return posted_ != nullptr; }
+  [[nodiscard]] explicit operator bool() const noexcept { return state_ != nullptr; }
 
  private:
   void take_result();  // inactive; throws the failure of the run that ended
 
-  std::unique_ptr<detail::PostedRequests> posted_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace distopo

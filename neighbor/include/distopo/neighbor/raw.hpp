@@ -51,119 +51,62 @@
 //     is still completed.
 #include <mpi.h>
 
-#include "distopo/neighbor/collective.hpp"
 #include "distopo/neighbor/persistent_request.hpp"
 
 namespace distopo::raw {
 
 // --- allgather -------------------------------------------------------------
-inline void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
-}
-inline void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount,
-                                                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                                               MPI_Datatype recvtype, MPI_Comm comm,
-                                                               MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .init();
-}
+void neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                        void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                        MPI_Comm comm, MPI_Info = MPI_INFO_NULL);
 
 // --- allgatherv ------------------------------------------------------------
-inline void neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm,
-                       detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .run();
-}
-inline void ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request* request) {
-  detail::NeighborCall(comm,
-                       detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_allgatherv_init(const void* sendbuf, int sendcount,
-                                                                MPI_Datatype sendtype, void* recvbuf,
-                                                                const int recvcounts[], const int displs[],
-                                                                MPI_Datatype recvtype, MPI_Comm comm,
-                                                                MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(
-             comm, detail::AllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .init();
-}
+void neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                         void* recvbuf, const int recvcounts[], const int displs[],
+                                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                                         MPI_Info = MPI_INFO_NULL);
 
 // --- alltoall --------------------------------------------------------------
-inline void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                              MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
-}
-inline void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                                              void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                                                              MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .init();
-}
+void neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                       void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                                       MPI_Comm comm, MPI_Info = MPI_INFO_NULL);
 
 // --- alltoallv -------------------------------------------------------------
-inline void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                               MPI_Comm comm) {
-  detail::NeighborCall(
-      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
-      .run();
-}
-inline void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                                MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(
-      comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
-                                                               const int sdispls[], MPI_Datatype sendtype,
-                                                               void* recvbuf, const int recvcounts[],
-                                                               const int rdispls[], MPI_Datatype recvtype,
-                                                               MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                          rdispls, recvtype})
-      .init();
-}
+void neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm);
+void ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[],
+                                                        const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                                        const int recvcounts[], const int rdispls[],
+                                                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info = MPI_INFO_NULL);
 
 // --- alltoallw -------------------------------------------------------------
-inline void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  detail::NeighborCall(
-      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
-      .run();
-}
-inline void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                MPI_Request* request) {
-  detail::NeighborCall(
-      comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
-                                                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                                               void* recvbuf, const int recvcounts[],
-                                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                                               MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                          rdispls, recvtypes})
-      .init();
-}
+void neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm);
+void ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[],
+                                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                                        void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                                        const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                                        MPI_Info = MPI_INFO_NULL);
 
 }  // namespace distopo::raw

@@ -9,123 +9,67 @@
 // address there is MPI_ERR_ARG.
 #include <mpi.h>
 
-#include "distopo/neighbor/collective.hpp"
 #include "distopo/neighbor/persistent_request.hpp"
 
 namespace distopo::raw {
 
 // --- allgather -------------------------------------------------------------
-inline void neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
-}
-inline void ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount,
-                                                                 MPI_Datatype sendtype, void* recvbuf,
-                                                                 MPI_Count recvcount, MPI_Datatype recvtype,
-                                                                 MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AllgatherArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .init();
-}
+void neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount,
+                                                          MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                                          MPI_Info = MPI_INFO_NULL);
 
 // --- allgatherv ------------------------------------------------------------
-inline void neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                                  MPI_Comm comm) {
-  detail::NeighborCall(comm,
-                       detail::LargeAllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .run();
-}
-inline void ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
-                                   MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm,
-                       detail::LargeAllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
-                                                                  MPI_Datatype sendtype, void* recvbuf,
-                                                                  const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                                                  MPI_Datatype recvtype, MPI_Comm comm,
-                                                                  MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(
-             comm, detail::LargeAllgathervArgs{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype})
-      .init();
-}
+void neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount,
+                                                           MPI_Datatype sendtype, void* recvbuf,
+                                                           const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                                           MPI_Datatype recvtype, MPI_Comm comm,
+                                                           MPI_Info = MPI_INFO_NULL);
 
 // --- alltoall --------------------------------------------------------------
-inline void neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype}).run();
-}
-inline void ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount,
-                                                                MPI_Datatype sendtype, void* recvbuf,
-                                                                MPI_Count recvcount, MPI_Datatype recvtype,
-                                                                MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::AlltoallArgs{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype})
-      .init();
-}
+void neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount,
+                                                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                                                         MPI_Datatype recvtype, MPI_Comm comm,
+                                                         MPI_Info = MPI_INFO_NULL);
 
 // --- alltoallv -------------------------------------------------------------
-inline void neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                                 MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
-                                 const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  detail::NeighborCall(
-      comm, detail::LargeAlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
-      .run();
-}
-inline void ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                                  MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
-                                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                  MPI_Request* request) {
-  detail::NeighborCall(
-      comm, detail::LargeAlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                                                 const MPI_Aint sdispls[], MPI_Datatype sendtype,
-                                                                 void* recvbuf, const MPI_Count recvcounts[],
-                                                                 const MPI_Aint rdispls[], MPI_Datatype recvtype,
-                                                                 MPI_Comm comm, MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::LargeAlltoallvArgs{sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                                               recvcounts, rdispls, recvtype})
-      .init();
-}
+void neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                          MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                          MPI_Datatype recvtype, MPI_Comm comm);
+void ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                                          const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                                                          void* recvbuf, const MPI_Count recvcounts[],
+                                                          const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                                                          MPI_Comm comm, MPI_Info = MPI_INFO_NULL);
 
 // --- alltoallw -------------------------------------------------------------
-inline void neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                                 const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
-                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  detail::NeighborCall(comm, detail::LargeAlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                        rdispls, recvtypes})
-      .run();
-}
-inline void ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
-                                  const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
-                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                  MPI_Request* request) {
-  detail::NeighborCall(comm, detail::LargeAlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                                        rdispls, recvtypes})
-      .start(request);
-}
-[[nodiscard]] inline PersistentRequest neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                                                 const MPI_Aint sdispls[],
-                                                                 const MPI_Datatype sendtypes[], void* recvbuf,
-                                                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                                                 MPI_Info = MPI_INFO_NULL) {
-  return detail::NeighborCall(comm, detail::LargeAlltoallwArgs{sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                                               recvcounts, rdispls, recvtypes})
-      .init();
-}
+void neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                          const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+void ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request* request);
+[[nodiscard]] PersistentRequest neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
+                                                          const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                                          void* recvbuf, const MPI_Count recvcounts[],
+                                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                                          MPI_Comm comm, MPI_Info = MPI_INFO_NULL);
 
 }  // namespace distopo::raw

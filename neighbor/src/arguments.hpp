@@ -1,7 +1,13 @@
 #pragma once
-// Where each slot's block lives, per operation: send(j) is the block for the
-// j-th out-neighbor, recv(i) the place for the i-th in-neighbor's. Built from
-// validated arguments only (extents of valid datatypes).
+// One call's arguments as the standard gives them, and where each slot's
+// block lives. send(j) is the block for the j-th out-neighbor, recv(i) the
+// place for the i-th in-neighbor's. Built from validated arguments only
+// (extents of valid datatypes).
+//
+// Counts are MPI_Count inside (every block is posted with a large-count call
+// where the MPI library has them); the arrays keep the caller's types: int
+// counts and displacements in the standard forms, MPI_Count counts and
+// MPI_Aint displacements in the large-count ones (MPI_Neighbor_*_c).
 //
 // Addresses are the standard's: buffer + displacement (x extent), where a
 // displacement may be negative and the buffer MPI_BOTTOM, so they are computed
@@ -13,12 +19,87 @@
 // fail.
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <variant>
 
 #include "distopo/core/error.hpp"
-#include "distopo/neighbor/collective.hpp"
 
 namespace distopo::detail {
+
+// The standard's argument lists, one per operation; kName names the
+// operation in error messages.
+
+// allgather and alltoall take the same arguments: one count and one datatype
+// per side.
+struct UniformArgs {
+  const void* sendbuf;
+  MPI_Count sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  MPI_Count recvcount;
+  MPI_Datatype recvtype;
+};
+struct AllgatherArgs : UniformArgs {
+  static constexpr const char* kName = "neighbor_allgather";
+};
+struct AlltoallArgs : UniformArgs {
+  static constexpr const char* kName = "neighbor_alltoall";
+};
+template <class Count, class Displacement>
+struct BasicAllgathervArgs {
+  static constexpr const char* kName = "neighbor_allgatherv";
+  const void* sendbuf;
+  MPI_Count sendcount;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const Count* recvcounts;
+  const Displacement* displs;
+  MPI_Datatype recvtype;
+};
+template <class Count, class Displacement>
+struct BasicAlltoallvArgs {
+  static constexpr const char* kName = "neighbor_alltoallv";
+  const void* sendbuf;
+  const Count* sendcounts;
+  const Displacement* sdispls;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const Count* recvcounts;
+  const Displacement* rdispls;
+  MPI_Datatype recvtype;
+};
+template <class Count>
+struct BasicAlltoallwArgs {
+  static constexpr const char* kName = "neighbor_alltoallw";
+  const void* sendbuf;
+  const Count* sendcounts;
+  const MPI_Aint* sdispls;
+  const MPI_Datatype* sendtypes;
+  void* recvbuf;
+  const Count* recvcounts;
+  const MPI_Aint* rdispls;
+  const MPI_Datatype* recvtypes;
+};
+using AllgathervArgs = BasicAllgathervArgs<int, int>;
+using AlltoallvArgs = BasicAlltoallvArgs<int, int>;
+using AlltoallwArgs = BasicAlltoallwArgs<int>;
+using LargeAllgathervArgs = BasicAllgathervArgs<MPI_Count, MPI_Aint>;
+using LargeAlltoallvArgs = BasicAlltoallvArgs<MPI_Count, MPI_Aint>;
+using LargeAlltoallwArgs = BasicAlltoallwArgs<MPI_Count>;
+using NeighborArgs = std::variant<AllgatherArgs, AllgathervArgs, LargeAllgathervArgs, AlltoallArgs, AlltoallvArgs,
+                                  LargeAlltoallvArgs, AlltoallwArgs, LargeAlltoallwArgs>;
+
+// What a typed caller adds to the standard's arguments: the sizes of its
+// buffers (every slot's block must lie inside them), and an error it found
+// while translating ranges into counts, which takes the same no-hang path as
+// the engine's own checks.
+struct TypedBounds {
+  std::size_t send_bytes = 0;
+  std::size_t recv_bytes = 0;
+  std::optional<LocalError> error;
+};
 
 struct Block {
   void* buffer;

@@ -1,12 +1,35 @@
-#include "neighbor_sequence.hpp"
+// The plan's local parts: the neighbor sequence of a topology record and the
+// direct messages that carry its blocks.
+#include "plan.hpp"
 
 #include <cstddef>
 #include <type_traits>
+#include <unordered_map>
 #include <variant>
 
 #include "distopo/core/grid.hpp"
 
 namespace distopo::detail {
+
+MessagePlan::MessagePlan(std::span<const int> order, std::span<const int> ranks) {
+  std::unordered_map<int, std::vector<int>> by_peer;  // each peer's slots, in order
+  for (int slot : order) by_peer[ranks[static_cast<std::size_t>(slot)]].push_back(slot);
+  slots_.reserve(order.size());
+  for (int slot : order) {
+    const int peer = ranks[static_cast<std::size_t>(slot)];
+    auto& group = by_peer[peer];
+    if (group.size() < kCoalesceSlots) {
+      slots_.push_back(slot);
+    } else if (group.front() == slot) {  // the peer's first slot: the whole group goes here
+      slots_.insert(slots_.end(), group.begin(), group.end());
+    } else {
+      continue;  // already in the peer's message
+    }
+    peers_.push_back(peer);
+    first_.push_back(slots_.size());
+  }
+}
+
 namespace {
 
 NeighborSequence cartesian_sequence(const CartesianTopology& cart) {
@@ -61,7 +84,7 @@ NeighborSequence dist_graph_sequence(const DistGraphTopology& graph) {
 }  // namespace
 
 NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
-  NeighborSequence s = std::visit(
+  return std::visit(
       [rank](const auto& topology) -> NeighborSequence {
         using T = std::decay_t<decltype(topology)>;
         if constexpr (std::is_same_v<T, CartesianTopology>)
@@ -72,9 +95,6 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank) {
           return dist_graph_sequence(topology);
       },
       record);
-  s.receives = MessagePlan(s.recv_order, s.sources);
-  s.sends = MessagePlan(s.send_order, s.destinations);
-  return s;
 }
 
 }  // namespace distopo::detail

@@ -1,0 +1,180 @@
+// The per-end work of dist_graph_create on one rank, stage by stage, for
+// inputs whose ends do not repeat (weights distinct below 2^30):
+// - distopo_own_sort: a rank's own edges sorted by (neighbor, weight) into
+//   its list (sort_own_edges), n edges among P neighbors;
+// - distopo_lists_of_runs: the lists of a rank that received its ends as
+//   runs from `senders` ranks, each of its 2P groups (direction, neighbor)
+//   split among the senders, unsorted (what the hub of powerlaw and the
+//   receivers of rank0_whole get) or one sorted run per group from its
+//   neighbor (random_kout, incoming_only), messages placed and accepted as
+//   the exchange does, then the lists written;
+// - distopo_sort_weights: one group's weights, n of them (new weights each
+//   time: a comparison sort learns a repeated input's branches);
+// - distopo_validate: checking a rank's input (n entries of one edge each).
+// Fresh memory every time, as in a one-off call.
+#include <benchmark/benchmark.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "distopo/distgraph.hpp"
+#include "edge_inbox.hpp"
+#include "edge_input.hpp"
+#include "edge_lists.hpp"
+#include "end_messages.hpp"
+#include "own_edges.hpp"
+#include "radix_sort.hpp"
+
+namespace {
+
+int distinct_weight(std::size_t i) { return 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU); }
+
+void own_sort_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<int>(state.range(1));
+  std::mt19937 random(static_cast<unsigned>(n));
+  const int source = 0;
+  const int degree = static_cast<int>(n);
+  std::vector<int> destinations(n);
+  std::vector<int> weights(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    destinations[i] = static_cast<int>(random() % static_cast<unsigned>(ranks));
+    weights[i] = distinct_weight(i);
+  }
+  const distopo::detail::ArrayEdges edges(1, &source, &degree, destinations.data(), weights.data(), true);
+  distopo::detail::InputExtent extent;
+  if (edges.validate(0, ranks, extent)) state.SkipWithError("invalid input");
+  for (auto _ : state) {
+    const distopo::detail::OwnList list = distopo::detail::sort_own_edges(edges, extent, true, true);
+    benchmark::DoNotOptimize(list.ranks());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(own_sort_bench)
+    ->Name("distopo_own_sort")
+    ->ArgNames({"n", "P"})
+    ->ArgsProduct({{10000, 1000000}, {4, 16}})
+    ->Unit(benchmark::kMicrosecond);
+
+// The messages a rank receives: n ends spread over 2P groups.
+std::vector<std::vector<int>> runs_messages(std::size_t n, int ranks, int senders, bool sorted_from_neighbor) {
+  std::vector<std::vector<std::vector<int>>> weights(  // [sender][group]
+      static_cast<std::size_t>(senders), std::vector<std::vector<int>>(2 * static_cast<std::size_t>(ranks)));
+  std::mt19937 random(static_cast<unsigned>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t group = random() % weights.front().size();
+    const std::size_t sender =
+        sorted_from_neighbor ? group % static_cast<std::size_t>(ranks) : random() % weights.size();
+    weights[sender % weights.size()][group].push_back(distinct_weight(i));
+  }
+  std::vector<std::vector<int>> messages;
+  for (auto& groups : weights) {
+    std::vector<int> message{0};
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].empty()) continue;
+      if (sorted_from_neighbor) std::sort(groups[g].begin(), groups[g].end());
+      ++message[0];
+      const bool out = g >= static_cast<std::size_t>(ranks);
+      message.push_back(static_cast<int>(
+          distopo::detail::direction_rank(out, static_cast<int>(g % static_cast<std::size_t>(ranks)))));
+      message.push_back(static_cast<int>(groups[g].size()));
+      message.push_back(distopo::detail::kWeightsFollow);
+    }
+    for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
+    messages.push_back(std::move(message));
+  }
+  return messages;
+}
+
+void lists_of_runs_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<int>(state.range(1));
+  const auto senders = static_cast<int>(state.range(2));
+  const bool sorted = state.range(3) != 0;
+  const std::vector<std::vector<int>> messages = runs_messages(n, ranks, sorted ? ranks : senders, sorted);
+  for (auto _ : state) {
+    distopo::detail::EdgeInbox inbox(ranks, true, false);
+    inbox.prepare();
+    int source = 0;
+    for (const std::vector<int>& message : messages) {
+      int* at = inbox.place(source++, distopo::detail::MessageKind::runs, static_cast<int>(message.size()));
+      std::copy(message.begin(), message.end(), at);
+      if (inbox.accept() != distopo::detail::Rejection::none) state.SkipWithError("rejected");
+    }
+    const distopo::DistGraphTopology lists = std::move(inbox).lists();
+    benchmark::DoNotOptimize(lists.sources.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(lists_of_runs_bench)
+    ->Name("distopo_lists_of_runs")
+    ->ArgNames({"n", "P", "senders", "sorted"})
+    ->Args({20000, 4, 4, 0})
+    ->Args({2000000, 4, 1, 0})
+    ->Args({4600000, 4, 4, 0})
+    ->Args({2000000, 16, 16, 0})
+    ->Args({2000000, 4, 4, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+void sort_weights_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<int> weights(n);
+  std::vector<int> scratch(n);
+  std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
+  std::size_t round = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ++round;
+    for (std::size_t i = 0; i < n; ++i) weights[i] = distinct_weight(i + round * 7919);
+    state.ResumeTiming();
+    distopo::detail::sort_weights(weights.data(), scratch.data(), n, 0x7fffffffU, 0, counts.data());
+    benchmark::DoNotOptimize(weights.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(sort_weights_bench)
+    ->Name("distopo_sort_weights")
+    ->ArgName("n")
+    ->Arg(128)
+    ->Arg(512)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Arg(4000000)
+    ->Unit(benchmark::kMicrosecond);
+
+void validate_bench(benchmark::State& state) {
+  const auto n = static_cast<int>(state.range(0));
+  std::vector<int> sources(static_cast<std::size_t>(n));
+  const std::vector<int> degrees(static_cast<std::size_t>(n), 1);
+  const std::vector<int> destinations(static_cast<std::size_t>(n), 0);
+  std::vector<int> weights(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    sources[static_cast<std::size_t>(i)] = i % 4;
+    weights[static_cast<std::size_t>(i)] = distinct_weight(static_cast<std::size_t>(i));
+  }
+  const distopo::detail::ArrayEdges edges(n, sources.data(), degrees.data(), destinations.data(), weights.data(), true);
+  for (auto _ : state) {
+    distopo::detail::InputExtent extent;
+    if (edges.validate(0, 4, extent)) state.SkipWithError("invalid input");
+    benchmark::DoNotOptimize(extent.edges);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+}
+BENCHMARK(validate_bench)->Name("distopo_validate")->ArgName("n")->Arg(10000)->Arg(1000000);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

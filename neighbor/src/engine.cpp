@@ -1,0 +1,308 @@
+// The engine behind every NeighborCall: the communicator's state and plan,
+// the checks, then the form's posting and completion. Any failed check takes
+// the no-hang path (the rank still exchanges empty messages) except for
+// persistent inits, which have not communicated yet (nor have the other
+// ranks' inits). A failure while posting or completing is the collective's
+// error, raised where its form completes: at once (blocking), at MPI_Wait
+// and friends (non-blocking, persistent).
+#include "engine.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "argument_checks.hpp"
+#include "distopo/core/comm.hpp"
+#include "distopo/core/error.hpp"
+#include "distopo/core/info.hpp"
+#include "distopo/core/runtime.hpp"
+#include "distopo/neighbor/algorithm.hpp"
+#include "distopo/neighbor/collective.hpp"
+
+namespace distopo {
+namespace detail {
+namespace {
+
+// --- the communicator's settings (set_neighbor_info) -------------------------
+
+constexpr const char* kAlgorithmKey = "distopo_neighbor_algorithm";
+constexpr const char* kAlgorithmEnv = "DISTOPO_NEIGHBOR_ALGORITHM";
+constexpr const char* kMaxBytesKey = "distopo_neighbor_aggregate_max_bytes";
+constexpr const char* kMaxBytesEnv = "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES";
+constexpr const char* kRanksPerNodeKey = "distopo_ranks_per_node";
+constexpr const char* kRanksPerNodeEnv = "DISTOPO_RANKS_PER_NODE";
+
+// The keys given to set_neighbor_info, copied to duplicates (MPI_Comm_dup
+// keeps a communicator's info).
+struct Settings {
+  std::optional<std::string> algorithm, max_bytes, ranks_per_node;
+};
+
+int copy_settings(MPI_Comm, int, void*, void* attribute, void* copy, int* flag) {
+  *static_cast<void**>(copy) = new Settings(*static_cast<Settings*>(attribute));
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+int delete_settings(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<Settings*>(attribute);
+  return MPI_SUCCESS;
+}
+constinit const RuntimeKeyval settings_keyval{copy_settings, delete_settings};
+
+int delete_state(MPI_Comm, int, void* attribute, void*) {
+  delete static_cast<NeighborState*>(attribute);
+  return MPI_SUCCESS;
+}
+constinit const RuntimeKeyval state_keyval{MPI_COMM_NULL_COPY_FN, delete_state};
+
+template <class T>
+T* attribute(MPI_Comm comm, const RuntimeKeyval& keyval) {
+  void* value = nullptr;
+  int found = 0;
+  check_mpi(MPI_Comm_get_attr(comm, keyval.get(), &value, &found), "MPI_Comm_get_attr");
+  return found ? static_cast<T*>(value) : nullptr;
+}
+
+std::optional<NeighborAlgorithm> parse_algorithm(const std::string& text) {
+  if (text == "direct") return NeighborAlgorithm::direct;
+  if (text == "aggregated") return NeighborAlgorithm::aggregated;
+  if (text == "auto" || text == "automatic") return NeighborAlgorithm::automatic;
+  return std::nullopt;
+}
+
+// A byte count: a non-negative decimal integer; -1 for anything else.
+long long parse_bytes(const std::string& text) {
+  if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoll(text);
+}
+
+// The value of a setting: the key kept by set_neighbor_info, the key in
+// MPI_Comm_get_info (MPI libraries that keep unknown keys), the environment.
+std::optional<std::string> setting(MPI_Comm comm, const std::optional<std::string>& kept, const char* key,
+                                   const char* env) {
+  if (kept) return kept;
+#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_get_info returns no usable info
+  MPI_Info info = MPI_INFO_NULL;
+  if (PMPI_Comm_get_info(comm, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
+    std::optional<std::string> value = info_value(info, key);
+    PMPI_Info_free(&info);
+    if (value) return value;
+  }
+#else
+  (void)comm;
+  (void)key;
+#endif
+  if (const char* text = std::getenv(env)) return std::string(text);
+  return std::nullopt;
+}
+
+const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
+  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, std::string(caller) + ": communicator is MPI_COMM_NULL");
+  const TopologyRecord* record = find_topology(comm);
+  if (record == nullptr) {
+    throw Error(MPI_ERR_TOPOLOGY, comm_rank_prefix(caller, comm) +
+                                      "communicator has no topology (Cartesian, graph or distributed graph)");
+  }
+  return *record;
+}
+
+}  // namespace
+
+PlanSettings read_settings(MPI_Comm comm) {
+  const Settings none;
+  const Settings* kept = attribute<Settings>(comm, settings_keyval);
+  if (kept == nullptr) kept = &none;
+  PlanSettings s;
+  if (const auto text = setting(comm, kept->algorithm, kAlgorithmKey, kAlgorithmEnv)) {
+    if (const auto algorithm = parse_algorithm(*text)) s.algorithm = *algorithm;
+  }
+  if (const auto text = setting(comm, kept->max_bytes, kMaxBytesKey, kMaxBytesEnv))
+    s.aggregate_max_bytes = parse_bytes(*text);
+  if (const auto text = setting(comm, kept->ranks_per_node, kRanksPerNodeKey, kRanksPerNodeEnv)) {
+    s.ranks_per_node = parse_positive(text->c_str());
+  }
+  return s;
+}
+
+NeighborState& state_of(MPI_Comm comm, const char* caller) {
+  const TopologyRecord& record = record_of(comm, caller);
+  NeighborState* state = attribute<NeighborState>(comm, state_keyval);
+  if (state == nullptr) {
+    auto owned = std::make_unique<NeighborState>();
+    owned->channel = lease_channel(comm, caller);
+    owned->rank = comm_rank(comm);
+    check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
+    state = owned.release();
+  }
+  if (state->record != &record || !state->plan) {
+    const Tags tags = next_tags(*state);
+    state->plan = make_plan(comm, record, state->rank, read_settings(comm), state->channel.get(), tags.direct, caller);
+    state->record = &record;
+  }
+  return *state;
+}
+
+Tags next_tags(NeighborState& state) {
+  const auto range = static_cast<unsigned long long>(state.channel.tag_count());
+  const unsigned long long slots = range >= 4 ? range / 4 : 1;
+  const int base =
+      state.channel.first_tag() + static_cast<int>((state.next_collective++ % slots) * (range >= 4 ? 4 : 1));
+  if (range < 4) return {base, base, base, base};
+  return {base, base + 1, base + 2, base + 3};
+}
+
+namespace {
+
+enum class Form { blocking, nonblocking, persistent };
+
+struct Completion {
+  Form form;
+  MPI_Request* request = nullptr;           // non-blocking
+  PersistentRequest* persistent = nullptr;  // persistent
+};
+
+// Posts immediate requests and begins the relayed part; if a post failed,
+// the messages not posted are drained (so that the neighbors complete), the
+// posted ones completed, and the failure thrown.
+template <class Blocks>
+void post_immediate(const NeighborState& state, const Tags& tags, const Blocks& blocks, const Origin& origin,
+                    Exchange& into) {
+  MPI_Comm channel = state.channel.get();
+  if (post(state.plan, channel, tags, blocks, Posting::immediate, origin, into)) {
+    begin_relayed(into);
+    return;
+  }
+  drain_rest(state.plan, channel, tags, origin, &into);
+  into.finish();
+  (void)into.take();
+  throw into.error();
+}
+
+template <class Blocks>
+void complete(NeighborState& state, const Tags& tags, const Blocks& blocks, const Origin& origin,
+              const Completion& completion) {
+  switch (completion.form) {
+    case Form::blocking:
+      post_immediate(state, tags, blocks, origin, state.blocking);
+      state.blocking.finish();
+      if (state.blocking.take() != MPI_SUCCESS) throw state.blocking.error();
+      return;
+    case Form::nonblocking: {
+      auto request = nonblocking_state();
+      post_immediate(state, tags, blocks, origin, request->exchange);
+      *completion.request = nonblocking_request(std::move(request));
+      return;
+    }
+    case Form::persistent: {
+      auto request = std::make_unique<PersistentRequest::State>();
+      // Nothing was sent yet: a failed init frees what it posted and throws.
+      if (!post(state.plan, state.channel.get(), tags, blocks, Posting::persistent, origin, request->exchange)) {
+        throw request->exchange.error();
+      }
+      *completion.persistent = PersistentRequest(std::move(request));
+      return;
+    }
+  }
+}
+
+template <class Args>
+void execute(MPI_Comm comm, const Args& args, const std::optional<TypedBounds>& typed, const Completion& completion) {
+  const char* caller = Args::kName;
+  NeighborState& state = state_of(comm, caller);
+  const Tags tags = next_tags(state);
+  const NeighborSequence& sequence = state.plan->sequence;
+  Check error = typed ? typed->error : std::nullopt;
+  if (!error && completion.form == Form::nonblocking) error = check_request(completion.request, caller, state.rank);
+  if (!error) error = validate(args, sequence, state.rank);
+  if (!error) {
+    const auto blocks = blocks_of(args);
+    error = check_blocks(sequence, blocks, typed ? &*typed : nullptr, caller, state.rank);
+    if (!error) return complete(state, tags, blocks, Origin{comm, caller, state.rank}, completion);
+  }
+  if (completion.form == Form::persistent) throw Error(error->error_class, error->message);
+  drain_rest(state.plan, state.channel.get(), tags, Origin{comm, caller, state.rank}, nullptr);
+  throw Error(error->error_class, error->message);
+}
+
+void execute(MPI_Comm comm, const NeighborArgs& args, const std::optional<TypedBounds>& typed,
+             const Completion& completion) {
+  std::visit([&](const auto& a) { execute(comm, a, typed, completion); }, args);
+}
+
+}  // namespace
+
+void NeighborCall::run() const { execute(comm_, args_, typed_, {Form::blocking}); }
+
+void NeighborCall::start(MPI_Request* request) const { execute(comm_, args_, typed_, {Form::nonblocking, request}); }
+
+PersistentRequest NeighborCall::init() const {
+  PersistentRequest request;
+  execute(comm_, args_, typed_, {Form::persistent, nullptr, &request});
+  return request;
+}
+
+}  // namespace detail
+
+NeighborDegrees neighbor_degrees(MPI_Comm comm) {
+  const TopologyRecord& record = detail::record_of(comm, "neighbor_degrees");
+  if (const auto* state = detail::attribute<detail::NeighborState>(comm, detail::state_keyval);
+      state != nullptr && state->record == &record && state->plan) {
+    return {state->plan->sequence.indegree(), state->plan->sequence.outdegree()};
+  }
+  const detail::NeighborSequence s = detail::neighbor_sequence(record, comm_rank(comm));
+  return {s.indegree(), s.outdegree()};
+}
+
+const char* to_string(NeighborAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case NeighborAlgorithm::direct:
+      return "direct";
+    case NeighborAlgorithm::aggregated:
+      return "aggregated";
+    default:
+      return "auto";
+  }
+}
+
+NeighborAlgorithmChoice neighbor_algorithm(MPI_Comm comm) {
+  const detail::NeighborState& state = detail::state_of(comm, "neighbor_algorithm");
+  const detail::Selection& s = state.plan->selection;
+  return {s.setting, s.algorithm, s.aggregate_max_bytes, s.node_count, s.emulated_nodes};
+}
+
+void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
+  if (comm == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "set_neighbor_info: communicator is MPI_COMM_NULL");
+  // By the keys the info holds: SMPI's MPI_Info_get_valuelen fails on a key
+  // that is not there.
+  detail::Settings given;
+  int keys = 0;
+  if (info != MPI_INFO_NULL) check_mpi(PMPI_Info_get_nkeys(info, &keys), "MPI_Info_get_nkeys");
+  for (int k = 0; k < keys; ++k) {
+    std::array<char, MPI_MAX_INFO_KEY + 1> key{};
+    check_mpi(PMPI_Info_get_nthkey(info, k, key.data()), "MPI_Info_get_nthkey");
+    const std::string name(key.data());
+    std::optional<std::string>* slot = name == detail::kAlgorithmKey      ? &given.algorithm
+                                       : name == detail::kMaxBytesKey     ? &given.max_bytes
+                                       : name == detail::kRanksPerNodeKey ? &given.ranks_per_node
+                                                                          : nullptr;
+    if (slot != nullptr) *slot = info_value(info, name.c_str());
+  }
+#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_set_info frees the caller's info
+  check_mpi(PMPI_Comm_set_info(comm, info), "MPI_Comm_set_info");
+#endif
+  auto* kept = detail::attribute<detail::Settings>(comm, detail::settings_keyval);
+  if (kept == nullptr) {
+    auto owned = std::make_unique<detail::Settings>();
+    check_mpi(MPI_Comm_set_attr(comm, detail::settings_keyval.get(), owned.get()), "MPI_Comm_set_attr");
+    kept = owned.release();
+  }
+  if (given.algorithm) kept->algorithm = std::move(given.algorithm);
+  if (given.max_bytes) kept->max_bytes = std::move(given.max_bytes);
+  if (given.ranks_per_node) kept->ranks_per_node = std::move(given.ranks_per_node);
+  if (auto* state = detail::attribute<detail::NeighborState>(comm, detail::state_keyval)) state->plan.reset();
+}
+
+}  // namespace distopo

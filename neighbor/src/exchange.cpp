@@ -1,0 +1,262 @@
+// Posting and completion (exchange.hpp): the direct requests, the
+// combination with the relayed part, and the no-hang drain.
+#include "exchange.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "world_errors_returned.hpp"
+
+namespace distopo::detail {
+
+// Completion goes through PMPI_ names: the C API library interposes MPI_Wait*,
+// MPI_Test* and MPI_Start* (for neighborhood collectives' requests).
+
+PostedRequests::~PostedRequests() {
+  if (how_ != Posting::persistent) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  finish();
+  for (std::size_t i = 0; i < posted_; ++i) {
+    if (requests_[i] != MPI_REQUEST_NULL) PMPI_Request_free(&requests_[i]);
+  }
+  for (MPI_Datatype& type : types_) PMPI_Type_free(&type);
+}
+
+void PostedRequests::prepare(std::size_t receives, std::size_t sends, Posting how, const Origin& origin) {
+  requests_.assign(receives + sends, MPI_REQUEST_NULL);
+  peers_.resize(receives + sends);
+  receives_ = receives;
+  posted_ = 0;
+  next_ = 0;
+  error_ = MPI_SUCCESS;
+  how_ = how;
+  state_ = State::inactive;
+  origin_ = origin;
+}
+
+void PostedRequests::posted() noexcept {
+  if (how_ == Posting::immediate) state_ = posted_ == 0 ? State::complete : State::in_flight;
+}
+
+int PostedRequests::start() noexcept {
+  // SMPI rejects MPI_Startall of no request (a null array).
+  const int rc = posted_ == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(posted_), requests_.data());
+  if (rc != MPI_SUCCESS) return rc;
+  next_ = 0;
+  error_ = MPI_SUCCESS;
+  state_ = posted_ == 0 ? State::complete : State::in_flight;
+  return rc;
+}
+
+// A request whose completion call fails has completed (with that error): MPICH
+// reports a request's own error only once it is complete, and frees or
+// inactivates it like a successful one.
+bool PostedRequests::poll() noexcept {
+  if (state_ != State::in_flight) return true;
+  const WorldErrorsReturned returned;
+  // One MPI_Testall first: one progress pass for all the requests instead of
+  // one per request (each pass may give the CPU away under the yield helper,
+  // or cost a progress of the network). Statuses are needed to hear of a
+  // failure (with MPI_STATUSES_IGNORE, MPICH's returns MPI_SUCCESS after a
+  // truncated receive). On MPI_ERR_IN_STATUS the failed requests are kept
+  // and the rest are tested one by one below.
+  if (error_ == MPI_SUCCESS && posted_ - next_ > 1) {
+    const std::size_t n = posted_ - next_;
+    statuses_.resize(n);
+    int flag = 0;
+    const int rc = PMPI_Testall(static_cast<int>(n), requests_.data() + next_, &flag, statuses_.data());
+    if (rc == MPI_SUCCESS) {
+      if (!flag) return false;
+      next_ = posted_;
+    } else if (rc == MPI_ERR_IN_STATUS) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const int e = statuses_[i].MPI_ERROR;
+        if (e != MPI_SUCCESS && e != MPI_ERR_PENDING) fail(e, next_ + i);
+      }
+    } else {
+      fail(rc, next_);
+    }
+  }
+  while (next_ < posted_) {
+    int flag = 0;
+    const int rc = PMPI_Test(&requests_[next_], &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      fail(rc, next_);
+    } else if (!flag) {
+      return false;
+    }
+    ++next_;
+  }
+  state_ = State::complete;
+  return true;
+}
+
+void PostedRequests::finish() noexcept {
+  if (state_ != State::in_flight) return;
+  const WorldErrorsReturned returned;
+  for (; next_ < posted_; ++next_) {
+    if (const int rc = PMPI_Wait(&requests_[next_], MPI_STATUS_IGNORE); rc != MPI_SUCCESS) fail(rc, next_);
+  }
+  state_ = State::complete;
+}
+
+int PostedRequests::take() noexcept {
+  state_ = State::inactive;
+  return error_;
+}
+
+void PostedRequests::fail(int code, std::size_t index) noexcept {
+  if (error_ != MPI_SUCCESS) return;
+  error_ = code;
+  failed_ = index;
+}
+
+Error transfer_error(int code, const Origin& origin, bool receive, int peer) {
+  int error_class = MPI_ERR_OTHER;
+  MPI_Error_class(code, &error_class);
+  std::array<char, MPI_MAX_ERROR_STRING> text{};
+  int length = 0;
+  if (MPI_Error_string(code, text.data(), &length) != MPI_SUCCESS) length = 0;
+  return Error(error_class, rank_prefix(origin.caller, origin.rank) + (receive ? "the receive from" : "the send to") +
+                                " rank " + std::to_string(peer) +
+                                " failed: " + std::string(text.data(), static_cast<std::size_t>(length)));
+}
+
+Error PostedRequests::error() const { return transfer_error(error_, origin_, failed_ < receives_, peers_[failed_]); }
+
+int message_type(const std::vector<Block>& blocks, MPI_Datatype* type) {
+  std::vector<MPI_Count> lengths;
+  std::vector<MPI_Aint> addresses;
+  std::vector<MPI_Datatype> types;
+  lengths.reserve(blocks.size());
+  addresses.reserve(blocks.size());
+  types.reserve(blocks.size());
+  for (const Block& b : blocks) {
+    lengths.push_back(b.count);
+    addresses.push_back(static_cast<MPI_Aint>(reinterpret_cast<std::intptr_t>(b.buffer)));
+    types.push_back(b.type);
+  }
+  int rc = mpi::type_struct(lengths, addresses, types, type);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Type_commit(type);
+  if (rc != MPI_SUCCESS) PMPI_Type_free(type);
+  return rc;
+}
+
+// --- Exchange: the direct requests and the relayed part together ----------
+
+int Exchange::start() noexcept {
+  const int rc = direct.start();
+  if (rc == MPI_SUCCESS && relayed) relayed->begin(tags);
+  return rc;
+}
+
+bool Exchange::poll() noexcept {
+  const bool relayed_done = !relayed || relayed->poll();
+  return direct.poll() && relayed_done;
+}
+
+void Exchange::finish() noexcept {
+  if (relayed) relayed->finish();
+  direct.finish();
+}
+
+int Exchange::take() noexcept {
+  const int direct_result = direct.take();
+  return direct_result != MPI_SUCCESS ? direct_result : (relayed ? relayed->result() : MPI_SUCCESS);
+}
+
+int Exchange::result() const noexcept {
+  if (direct.result() != MPI_SUCCESS) return direct.result();
+  return relayed ? relayed->result() : MPI_SUCCESS;
+}
+
+Error Exchange::error() const {
+  if (direct.result() == MPI_SUCCESS && relayed && relayed->result() != MPI_SUCCESS) return relayed->error();
+  return direct.error();
+}
+
+void begin_relayed(Exchange& exchange) {
+  if (exchange.relayed) exchange.relayed->begin(exchange.tags);
+}
+
+// --- the no-hang drain ------------------------------------------------------
+
+namespace {
+
+// The direct messages of one posting, in posting order: who, and whether a
+// receive.
+struct DirectMessage {
+  int peer;
+  bool receive;
+};
+
+std::vector<DirectMessage> direct_messages(const Plan& plan, const Exchange* partial) {
+  std::vector<DirectMessage> all;
+  const auto add_plan = [&](const MessagePlan& p, bool receive) {
+    for (std::size_t m = 0; m < p.size(); ++m) all.push_back({p.peer(m), receive});
+  };
+  if (!plan.aggregated()) {
+    add_plan(plan.direct.receives, true);
+    add_plan(plan.direct.sends, false);
+    return all;
+  }
+  const Routes& routes = *plan.routes;
+  const std::uint64_t limit = plan.selection.aggregate_max_bytes;
+  const auto add_large = [&](const std::vector<RemoteGroup>& groups, const GroupBlocks* g, bool receive) {
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      for (std::size_t k = 0; k < groups[i].slots.size(); ++k) {
+        // Nothing posted (bad arguments): every remote block is sent empty,
+        // direct; its receives follow what the relays report.
+        if (g == nullptr) {
+          if (!receive) all.push_back({groups[i].peer, false});
+          continue;
+        }
+        if (static_cast<std::uint64_t>(g->bytes[g->first[i] + k]) > limit) all.push_back({groups[i].peer, receive});
+      }
+    }
+  };
+  const GroupBlocks* sends = partial ? &partial->relayed->sends : nullptr;
+  const GroupBlocks* receives = partial ? &partial->relayed->receives : nullptr;
+  add_plan(routes.local.receives, true);
+  add_large(routes.receives, receives, true);
+  add_plan(routes.local.sends, false);
+  add_large(routes.sends, sends, false);
+  return all;
+}
+
+}  // namespace
+
+// Best effort: the channel returns errors (MPI_ERRORS_RETURN), and a failure
+// here (a truncated receive is the rule) must not hide the error being
+// reported.
+void drain_rest(const std::shared_ptr<const Plan>& plan, MPI_Comm channel, const Tags& tags, const Origin& origin,
+                Exchange* partial) {
+  const std::vector<DirectMessage> all = direct_messages(*plan, partial);
+  const std::size_t posted = partial ? std::min(partial->count_posted(), all.size()) : 0;
+  std::vector<MPI_Request> sends;
+  for (std::size_t i = posted; i < all.size(); ++i) {
+    if (all[i].receive) continue;
+    sends.push_back(MPI_REQUEST_NULL);
+    PMPI_Isend(nullptr, 0, MPI_BYTE, all[i].peer, tags.direct, channel, &sends.back());
+  }
+  // A receive of nothing consumes the message, whatever its size (truncated).
+  for (std::size_t i = posted; i < all.size(); ++i) {
+    if (all[i].receive) PMPI_Recv(nullptr, 0, MPI_BYTE, all[i].peer, tags.direct, channel, MPI_STATUS_IGNORE);
+  }
+  for (MPI_Request& request : sends) PMPI_Wait(&request, MPI_STATUS_IGNORE);
+  if (!plan->aggregated()) return;
+  if (partial) {
+    begin_relayed(*partial);
+    return;
+  }
+  RelayExchange dropping(plan, channel, origin, true);
+  dropping.begin(tags);
+  dropping.finish();
+}
+
+}  // namespace distopo::detail

@@ -1,0 +1,208 @@
+// Relaying for the other ranks of this node (RelayExchange, exchange.hpp):
+// as a send relay, the node's blocks for one other node gathered into one
+// message; as a receive relay, one other node's message split into one
+// message per destination rank (formats in relay_exchange.cpp).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "relay_run.hpp"
+
+namespace distopo::detail {
+namespace {
+
+using relay::get;
+using relay::kDropped;
+using relay::kWord;
+using relay::put;
+using relay::Word;
+
+template <class Member>
+std::ptrdiff_t find_rank(const std::vector<Member>& members, int rank) {
+  const auto it =
+      std::lower_bound(members.begin(), members.end(), rank, [](const Member& m, int r) { return m.rank < r; });
+  return it != members.end() && it->rank == rank ? it - members.begin() : -1;
+}
+
+}  // namespace
+
+void RelayExchange::step_send_relay() noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  using Piece = Run::Piece;
+  const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
+  // As a send relay: take the participants' messages; a pair complete goes
+  // on. One probe of any source finds what came; only when that is a later
+  // run's message (a persistent collective reuses its tags) are the
+  // participants probed one by one, since a later run's message from one
+  // stays behind this run's (MPI's non-overtaking rule).
+  while (run.participants_left > 0) {
+    int flag = 0;
+    MPI_Status status;
+    if (const int rc = PMPI_Iprobe(MPI_ANY_SOURCE, run.tags.gather, channel_, &flag, &status); rc != MPI_SUCCESS) {
+      fail(rc, true, -1);
+      break;
+    }
+    if (!flag) break;
+    std::ptrdiff_t found = find_rank(r.participants, status.MPI_SOURCE);
+    if (found < 0 || run.participant_done[static_cast<std::size_t>(found)]) {
+      found = -1;
+      for (std::size_t q = 0; q < r.participants.size() && found < 0; ++q) {
+        if (run.participant_done[q]) continue;
+        int here = 0;
+        if (PMPI_Iprobe(r.participants[q].rank, run.tags.gather, channel_, &here, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+            here) {
+          found = static_cast<std::ptrdiff_t>(q);
+        }
+      }
+      if (found < 0) break;
+    }
+    const auto who = static_cast<std::size_t>(found);
+    const int from = r.participants[who].rank;
+    std::vector<unsigned char> scratch;
+    int got_from = 0, rc = MPI_SUCCESS;
+    if (!relay::receive_next(channel_, from, run.tags.gather, scratch, &got_from, &rc)) {
+      if (rc != MPI_SUCCESS) fail(rc, true, from);
+      break;  // polled again later
+    }
+    run.participant_done[who] = 1;
+    --run.participants_left;
+    if (rc != MPI_SUCCESS) {
+      fail(rc, true, from);
+      scratch.clear();
+    }
+    auto& data = run.participant_data[who];
+    data.swap(scratch);
+    const auto& groups = r.participants[who].groups;
+    std::size_t offset = 2 * kWord * groups.size();
+    if (data.size() < offset) {
+      fail(MPI_ERR_TRUNCATE, true, from);
+      offset = data.size();
+    }
+    for (std::size_t n = 0; n < groups.size(); ++n) {
+      Piece piece;
+      if (2 * kWord * groups.size() <= data.size()) {
+        piece = {data.data() + offset, get(data.data(), 2 * n), get(data.data(), 2 * n + 1)};
+        if (offset + piece.bytes > data.size()) {
+          fail(MPI_ERR_TRUNCATE, true, from);
+          piece.bytes = 0;
+        }
+        offset += static_cast<std::size_t>(piece.bytes);
+      } else {
+        piece.blocks = kDropped;
+      }
+      const auto [p, g] = groups[n];
+      run.out_pieces[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = piece;
+      if (--run.out_pair_left[static_cast<std::size_t>(p)] > 0) continue;
+      // The pair is complete: one message to its receive relay.
+      const auto& pieces = run.out_pieces[static_cast<std::size_t>(p)];
+      std::size_t bytes = (2 + 2 * pieces.size()) * kWord;
+      for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
+      auto& out = run.out_pairs[static_cast<std::size_t>(p)];
+      out.resize(bytes);
+      put(out, 0, static_cast<Word>(r.node));
+      put(out, 1, static_cast<Word>(r.send_pairs[static_cast<std::size_t>(p)].lane));
+      std::size_t at = (2 + 2 * pieces.size()) * kWord;
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        put(out, 2 + 2 * i, pieces[i].blocks);
+        put(out, 3 + 2 * i, pieces[i].bytes);
+        if (pieces[i].bytes > 0)
+          std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
+        at += static_cast<std::size_t>(pieces[i].bytes);
+      }
+      const int y = r.send_pairs[static_cast<std::size_t>(p)].partner;
+      const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, y, run.tags.relay, channel_,
+                                    &run.out_pair_requests[static_cast<std::size_t>(p)]);
+      if (posted != MPI_SUCCESS) fail(posted, false, y);
+    }
+  }
+  relay::test_all(run.out_pair_requests, failed_send(-1));
+}
+
+void RelayExchange::step_receive_relay() noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  using Piece = Run::Piece;
+  const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
+  // As a receive relay: take the pairs; a destination complete gets its message.
+  while (run.in_pairs_left > 0) {
+    std::vector<unsigned char> scratch;
+    std::size_t p = r.receive_pairs.size();
+    for (std::size_t q = 0; q < run.early.size(); ++q) {
+      if (run.in_pair_done[q] || run.early[q].empty()) continue;
+      scratch.swap(run.early[q].front());
+      run.early[q].pop_front();
+      p = q;
+      break;
+    }
+    int from = -1;
+    if (p == r.receive_pairs.size()) {
+      int rc = MPI_SUCCESS;
+      if (!relay::receive_next(channel_, MPI_ANY_SOURCE, run.tags.relay, scratch, &from, &rc)) {
+        if (rc != MPI_SUCCESS) fail(rc, true, -1);
+        break;
+      }
+      if (rc != MPI_SUCCESS || scratch.size() < 2 * kWord) {
+        fail(rc != MPI_SUCCESS ? rc : MPI_ERR_TRUNCATE, true, from);
+        continue;  // not counted: a relay sends nothing shorter than its header
+      }
+      const std::pair<int, int> key{static_cast<int>(get(scratch.data(), 0)), static_cast<int>(get(scratch.data(), 1))};
+      const auto it =
+          std::lower_bound(r.receive_pairs.begin(), r.receive_pairs.end(), key,
+                           [](const RelayedPair& q, std::pair<int, int> k) { return std::pair(q.node, q.lane) < k; });
+      if (it == r.receive_pairs.end() || std::pair(it->node, it->lane) != key) {
+        fail(MPI_ERR_OTHER, true, from);
+        continue;
+      }
+      p = static_cast<std::size_t>(it - r.receive_pairs.begin());
+      if (run.in_pair_done[p]) {
+        run.early[p].push_back(std::move(scratch));
+        continue;
+      }
+    }
+    run.in_pair_done[p] = 1;
+    --run.in_pairs_left;
+    const auto it = r.receive_pairs.begin() + static_cast<std::ptrdiff_t>(p);
+    auto& data = run.in_pairs[p];
+    data.swap(scratch);
+    const std::size_t groups = it->to.size();
+    std::size_t offset = (2 + 2 * groups) * kWord;
+    const bool whole = data.size() >= offset;
+    if (!whole) fail(MPI_ERR_TRUNCATE, true, from);
+    for (std::size_t g = 0; g < groups; ++g) {
+      Piece piece;
+      piece.blocks = kDropped;
+      if (whole) {
+        piece = {data.data() + offset, get(data.data(), 2 + 2 * g), get(data.data(), 3 + 2 * g)};
+        if (offset + piece.bytes > data.size()) {
+          fail(MPI_ERR_TRUNCATE, true, from);
+          piece.bytes = 0;
+        }
+        offset += static_cast<std::size_t>(piece.bytes);
+      }
+      const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
+      run.dest_pieces[d][run.position[p][g]] = piece;
+      if (--run.dest_left[d] > 0) continue;
+      const auto& pieces = run.dest_pieces[d];
+      std::size_t bytes = 2 * pieces.size() * kWord;
+      for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
+      auto& out = run.to_destinations[d];
+      out.resize(bytes);
+      std::size_t at = 2 * pieces.size() * kWord;
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        put(out, 2 * i, pieces[i].blocks);
+        put(out, 2 * i + 1, pieces[i].bytes);
+        if (pieces[i].bytes > 0)
+          std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
+        at += static_cast<std::size_t>(pieces[i].bytes);
+      }
+      const int b = r.destinations[d].rank;
+      const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, b, run.tags.scatter,
+                                    channel_, &run.to_destination_requests[d]);
+      if (posted != MPI_SUCCESS) fail(posted, false, b);
+    }
+  }
+  relay::test_all(run.to_destination_requests, failed_send(-1));
+}
+
+}  // namespace distopo::detail

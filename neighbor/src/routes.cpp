@@ -1,0 +1,438 @@
+// Making a plan: the agreed settings, the machine nodes, and for the
+// node-aware algorithm the routes, planned by each node's leader from its
+// ranks' remote peers. Nothing here holds anything of size P: a leader holds
+// its node's remote edges, every other rank its own.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/error.hpp"
+#include "plan.hpp"
+
+namespace distopo::detail {
+namespace {
+
+struct NodeInfo {
+  int node = 0;
+  int node_count = 1;
+  bool emulated = false;
+  MPI_Comm node_comm = MPI_COMM_NULL;  // this node's ranks, in comm's order
+};
+
+struct NodeCommGuard {
+  MPI_Comm& comm;
+  ~NodeCommGuard() {
+    if (comm != MPI_COMM_NULL) PMPI_Comm_free(&comm);
+  }
+};
+
+NodeInfo discover(MPI_Comm comm, int rank, int ranks_per_node) {
+  NodeInfo info;
+  const int size = comm_size(comm);
+  if (ranks_per_node > 0) {
+    info.emulated = true;
+    info.node = rank / ranks_per_node;
+    info.node_count = (size + ranks_per_node - 1) / ranks_per_node;
+    check_mpi(PMPI_Comm_split(comm, info.node, rank, &info.node_comm), "MPI_Comm_split");
+    return info;
+  }
+  check_mpi(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &info.node_comm),
+            "MPI_Comm_split_type");
+  // Leaders (local rank 0) number the nodes in rank order; each node learns its number from its leader.
+  int local_rank = 0;
+  check_mpi(PMPI_Comm_rank(info.node_comm, &local_rank), "MPI_Comm_rank");
+  int leader = local_rank == 0 ? 1 : 0;
+  int node = 0;
+  check_mpi(PMPI_Exscan(&leader, &node, 1, MPI_INT, MPI_SUM, comm), "MPI_Exscan");
+  if (rank == 0) node = 0;  // MPI_Exscan leaves rank 0's result undefined
+  check_mpi(PMPI_Bcast(&node, 1, MPI_INT, 0, info.node_comm), "MPI_Bcast");
+  info.node = node;
+  int count = node + 1;
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  info.node_count = count;
+  return info;
+}
+
+// The nodes of this rank's sources and destinations. Emulated nodes are
+// computed; discovered ones are exchanged with the neighbors: each rank
+// sends its node to its destinations and its sources (two directions, two
+// tags).
+void peer_nodes(const NeighborSequence& s, const NodeInfo& info, int ranks_per_node, MPI_Comm channel, int tag,
+                std::vector<int>& source_nodes, std::vector<int>& destination_nodes) {
+  source_nodes.assign(s.sources.size(), -1);
+  destination_nodes.assign(s.destinations.size(), -1);
+  if (info.emulated) {
+    for (int slot : s.recv_order) source_nodes[slot] = s.sources[slot] / ranks_per_node;
+    for (int slot : s.send_order) destination_nodes[slot] = s.destinations[slot] / ranks_per_node;
+    return;
+  }
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * (s.recv_order.size() + s.send_order.size()));
+  const auto post = [&](int rc) { check_mpi(rc, "neighbor plan: exchanging node numbers"); };
+  for (int slot : s.recv_order) {
+    requests.emplace_back();
+    post(PMPI_Irecv(&source_nodes[slot], 1, MPI_INT, s.sources[slot], tag, channel, &requests.back()));
+  }
+  for (int slot : s.send_order) {
+    requests.emplace_back();
+    post(PMPI_Irecv(&destination_nodes[slot], 1, MPI_INT, s.destinations[slot], tag + 1, channel, &requests.back()));
+  }
+  for (int slot : s.send_order) {
+    requests.emplace_back();
+    post(PMPI_Isend(&info.node, 1, MPI_INT, s.destinations[slot], tag, channel, &requests.back()));
+  }
+  for (int slot : s.recv_order) {
+    requests.emplace_back();
+    post(PMPI_Isend(&info.node, 1, MPI_INT, s.sources[slot], tag + 1, channel, &requests.back()));
+  }
+  post(PMPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+}
+
+// This rank's remote groups of one direction, sorted by (peer node, peer),
+// and the slots that stay on the node, in posting order.
+std::vector<RemoteGroup> remote_groups(const std::vector<int>& order, const std::vector<int>& ranks,
+                                       const std::vector<int>& nodes, int my_node, std::vector<int>& local_order) {
+  std::map<std::pair<int, int>, std::vector<int>> by_peer;
+  for (int slot : order) {
+    const int node = nodes[slot];
+    if (node == my_node) {
+      local_order.push_back(slot);
+    } else {
+      by_peer[{node, ranks[slot]}].push_back(slot);
+    }
+  }
+  std::vector<RemoteGroup> groups;
+  groups.reserve(by_peer.size());
+  for (auto& [key, slots] : by_peer) groups.push_back({key.second, key.first, -1, std::move(slots)});
+  return groups;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// y(A, B, lane): among the distinct receivers of the lane's groups (sorted
+// by (a, b)), one picked by a hash of the pair and lane, so that A's and B's
+// leaders pick the same rank and different pairs land on different ranks.
+int receive_relay(int source_node, int destination_node, int lane, const std::vector<std::pair<int, int>>& groups) {
+  std::vector<int> receivers;
+  receivers.reserve(groups.size());
+  for (const auto& g : groups) receivers.push_back(g.second);
+  std::sort(receivers.begin(), receivers.end());
+  receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(source_node)) << 32) ^
+                            static_cast<std::uint32_t>(destination_node);
+  return receivers[mix(key ^ mix(static_cast<std::uint64_t>(lane))) % receivers.size()];
+}
+
+// A node pair's groups (sorted by (a, b)) in lanes of at most kLaneSenders
+// sending ranks, each lane with its own relays, so that a relay takes at
+// most that many messages per pair and sends one. Lanes follow the senders'
+// order, so both nodes' leaders, which see the same groups, cut the same
+// lanes, and a receiver's groups stay in sender order across lanes.
+constexpr std::size_t kLaneSenders = 8;
+using Groups = std::vector<std::pair<int, int>>;
+std::vector<Groups> lanes(const Groups& groups) {
+  std::vector<int> senders;
+  for (const auto& g : groups) {
+    if (senders.empty() || senders.back() != g.first) senders.push_back(g.first);
+  }
+  const std::size_t count = (senders.size() + kLaneSenders - 1) / kLaneSenders;
+  std::vector<Groups> out(count);
+  std::size_t sender = 0;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    if (i > 0 && groups[i].first != groups[i - 1].first) ++sender;
+    out[sender * count / senders.size()].push_back(groups[i]);
+  }
+  return out;
+}
+
+// What a rank tells its leader: its rank, then its remote (peer, peer node)
+// pairs of both directions.
+std::vector<int> leader_request(int rank, const Routes& r) {
+  std::vector<int> v = {rank, static_cast<int>(r.sends.size()), static_cast<int>(r.receives.size())};
+  for (const auto& g : r.sends) v.insert(v.end(), {g.peer, g.peer_node});
+  for (const auto& g : r.receives) v.insert(v.end(), {g.peer, g.peer_node});
+  return v;
+}
+
+// The leader's work: relays for every pair of its node, and each local
+// rank's part of the answer: x of each of its send groups, y of each of its
+// receive groups, then the pairs it relays as x (node B, y, G, G x (a, b))
+// and as y (node A, G, G x (a, b)).
+std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& requests,
+                                          const std::vector<int>& offsets, long long& pairs_out) {
+  const std::size_t locals = offsets.size() - 1;
+  std::vector<int> ranks(locals);
+  std::map<int, std::size_t> local_of;  // global rank -> local index
+  // pair lists: other node -> (a, b) groups
+  std::map<int, std::vector<std::pair<int, int>>> out_pairs, in_pairs;
+  for (std::size_t l = 0; l < locals; ++l) {
+    const int* v = requests.data() + offsets[l];
+    ranks[l] = v[0];
+    local_of[v[0]] = l;
+    const int sends = v[1];
+    const int receives = v[2];
+    const int* e = v + 3;
+    for (int i = 0; i < sends; ++i, e += 2) out_pairs[e[1]].push_back({v[0], e[0]});
+    for (int i = 0; i < receives; ++i, e += 2) in_pairs[e[1]].push_back({e[0], v[0]});
+  }
+  std::vector<long long> load(locals, 0);
+  // Pairs cut into lanes: (other node, lane) -> groups.
+  std::map<std::pair<int, int>, Groups> out_lanes, in_lanes;
+  for (auto& [node, groups] : out_pairs) {
+    std::sort(groups.begin(), groups.end());
+    auto cut = lanes(groups);
+    for (std::size_t l = 0; l < cut.size(); ++l) out_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
+  }
+  for (auto& [node, groups] : in_pairs) {
+    std::sort(groups.begin(), groups.end());
+    auto cut = lanes(groups);
+    for (std::size_t l = 0; l < cut.size(); ++l) in_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
+  }
+  std::map<std::pair<int, int>, int> in_relay;  // (node A, lane) -> y
+  for (const auto& [key, groups] : in_lanes) {
+    const int y = receive_relay(key.first, my_node, key.second, groups);
+    in_relay[key] = y;
+    load[local_of.at(y)] += static_cast<long long>(groups.size());
+  }
+  // Send relays: the largest lanes first, each to the least loaded of its
+  // senders, so that no rank carries all of them while one exists that
+  // carries less.
+  std::vector<std::pair<int, int>> order;
+  for (const auto& [key, groups] : out_lanes) order.push_back(key);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const auto& a, const auto& b) { return out_lanes.at(a).size() > out_lanes.at(b).size(); });
+  std::map<std::pair<int, int>, int> out_relay;  // (node B, lane) -> x
+  for (const auto& key : order) {
+    int best = -1;
+    for (const auto& g : out_lanes.at(key)) {
+      if (best < 0 || load[local_of.at(g.first)] < load[local_of.at(best)]) best = g.first;
+    }
+    out_relay[key] = best;
+    load[local_of.at(best)] += static_cast<long long>(out_lanes.at(key).size());
+  }
+  pairs_out = static_cast<long long>(out_pairs.size());
+
+  // A group's lane: the lane of the pair that holds its sender.
+  const auto lane_relay = [](const std::map<std::pair<int, int>, Groups>& cut,
+                             const std::map<std::pair<int, int>, int>& relay, int node, std::pair<int, int> group) {
+    for (auto it = cut.lower_bound({node, 0}); it != cut.end() && it->first.first == node; ++it) {
+      if (std::binary_search(it->second.begin(), it->second.end(), group)) return relay.at(it->first);
+    }
+    return -1;
+  };
+  std::vector<std::vector<int>> answers(locals);
+  for (std::size_t l = 0; l < locals; ++l) {
+    const int* v = requests.data() + offsets[l];
+    const int* e = v + 3;
+    auto& a = answers[l];
+    for (int i = 0; i < v[1]; ++i, e += 2) a.push_back(lane_relay(out_lanes, out_relay, e[1], {v[0], e[0]}));
+    for (int i = 0; i < v[2]; ++i, e += 2) a.push_back(lane_relay(in_lanes, in_relay, e[1], {e[0], v[0]}));
+    std::size_t count_at = a.size();
+    a.push_back(0);
+    for (const auto& [key, groups] : out_lanes) {
+      if (out_relay.at(key) != ranks[l]) continue;
+      ++a[count_at];
+      a.insert(a.end(), {key.first, key.second, receive_relay(my_node, key.first, key.second, groups),
+                         static_cast<int>(groups.size())});
+      for (const auto& g : groups) a.insert(a.end(), {g.first, g.second});
+    }
+    count_at = a.size();
+    a.push_back(0);
+    for (const auto& [key, groups] : in_lanes) {
+      if (in_relay.at(key) != ranks[l]) continue;
+      ++a[count_at];
+      a.insert(a.end(), {key.first, key.second, static_cast<int>(groups.size())});
+      for (const auto& g : groups) a.insert(a.end(), {g.first, g.second});
+    }
+  }
+  return answers;
+}
+
+// Gathers the requests at the leader, plans there, scatters the answers.
+std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<int>& request, long long& pairs) {
+  int local_rank = 0;
+  int locals = 0;
+  check_mpi(PMPI_Comm_rank(node_comm, &local_rank), "MPI_Comm_rank");
+  check_mpi(PMPI_Comm_size(node_comm, &locals), "MPI_Comm_size");
+  const bool leader = local_rank == 0;
+  int length = static_cast<int>(request.size());
+  std::vector<int> lengths(leader ? locals : 0), offsets(leader ? locals + 1 : 0, 0);
+  check_mpi(PMPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, node_comm), "MPI_Gather");
+  for (int l = 0; leader && l < locals; ++l) offsets[l + 1] = offsets[l] + lengths[l];
+  std::vector<int> requests(leader ? static_cast<std::size_t>(offsets[locals]) : 0);
+  check_mpi(PMPI_Gatherv(request.data(), length, MPI_INT, requests.data(), lengths.data(), offsets.data(), MPI_INT, 0,
+                         node_comm),
+            "MPI_Gatherv");
+  std::vector<int> flat;
+  pairs = 0;
+  if (leader) {
+    const auto answers = plan_relays(my_node, requests, std::vector<int>(offsets.begin(), offsets.end()), pairs);
+    for (int l = 0; l < locals; ++l) {
+      lengths[l] = static_cast<int>(answers[l].size());
+      offsets[l + 1] = offsets[l] + lengths[l];
+      flat.insert(flat.end(), answers[l].begin(), answers[l].end());
+    }
+  }
+  check_mpi(PMPI_Scatter(lengths.data(), 1, MPI_INT, &length, 1, MPI_INT, 0, node_comm), "MPI_Scatter");
+  std::vector<int> answer(static_cast<std::size_t>(length));
+  check_mpi(
+      PMPI_Scatterv(flat.data(), lengths.data(), offsets.data(), MPI_INT, answer.data(), length, MPI_INT, 0, node_comm),
+      "MPI_Scatterv");
+  return answer;
+}
+
+// Reads the leader's answer into `r` and derives the relaying tables.
+void adopt_answer(const std::vector<int>& answer, Routes& r) {
+  const int* v = answer.data();
+  for (auto& g : r.sends) g.relay = *v++;
+  for (auto& g : r.receives) g.relay = *v++;
+  for (int pairs = *v++; pairs > 0; --pairs) {
+    RelayedPair p;
+    p.node = *v++;
+    p.lane = *v++;
+    p.partner = *v++;
+    const int groups = *v++;
+    for (int i = 0; i < groups; ++i, v += 2) {
+      p.from.push_back(v[0]);
+      p.to.push_back(v[1]);
+    }
+    r.send_pairs.push_back(std::move(p));
+  }
+  for (int pairs = *v++; pairs > 0; --pairs) {
+    RelayedPair p;
+    p.node = *v++;
+    p.lane = *v++;
+    p.partner = -1;
+    const int groups = *v++;
+    for (int i = 0; i < groups; ++i, v += 2) {
+      p.from.push_back(v[0]);
+      p.to.push_back(v[1]);
+    }
+    r.receive_pairs.push_back(std::move(p));
+  }
+  // One message per distinct relay, groups in (peer node, peer) order.
+  const auto messages = [](const std::vector<RemoteGroup>& groups) {
+    std::map<int, std::vector<int>> by_relay;
+    for (std::size_t i = 0; i < groups.size(); ++i) by_relay[groups[i].relay].push_back(static_cast<int>(i));
+    std::vector<Routes::RelayMessage> out;
+    for (auto& [relay, list] : by_relay) out.push_back({relay, std::move(list)});
+    return out;
+  };
+  r.to_send_relays = messages(r.sends);
+  r.from_receive_relays = messages(r.receives);
+  // A participant's message: over the pairs in node order, its groups (sorted by b).
+  std::map<int, std::vector<std::pair<int, int>>> participants, destinations;
+  for (std::size_t p = 0; p < r.send_pairs.size(); ++p) {
+    const auto& pair = r.send_pairs[p];
+    for (std::size_t g = 0; g < pair.from.size(); ++g) {
+      participants[pair.from[g]].push_back({static_cast<int>(p), static_cast<int>(g)});
+    }
+  }
+  for (std::size_t p = 0; p < r.receive_pairs.size(); ++p) {
+    const auto& pair = r.receive_pairs[p];
+    for (std::size_t g = 0; g < pair.to.size(); ++g) {
+      destinations[pair.to[g]].push_back({static_cast<int>(p), static_cast<int>(g)});
+    }
+  }
+  for (auto& [rank, list] : participants) r.participants.push_back({rank, std::move(list)});
+  r.destination_of.resize(r.receive_pairs.size());
+  for (std::size_t p = 0; p < r.receive_pairs.size(); ++p) r.destination_of[p].assign(r.receive_pairs[p].to.size(), -1);
+  for (auto& [rank, list] : destinations) {
+    for (const auto& [p, g] : list) r.destination_of[p][g] = static_cast<int>(r.destinations.size());
+    r.destinations.push_back({rank, std::move(list)});
+  }
+}
+
+long long remote_sends(const MessagePlan& sends, const NeighborSequence& s, const std::vector<int>& nodes, int node) {
+  long long count = 0;
+  for (std::size_t m = 0; m < sends.size(); ++m) {
+    if (nodes[sends.slots(m)[0]] != node) ++count;
+  }
+  (void)s;
+  return count;
+}
+
+void agree_settings(MPI_Comm comm, PlanSettings& settings, const char* caller) {
+  std::array<long long, 6> v = {static_cast<long long>(settings.algorithm),
+                                -static_cast<long long>(settings.algorithm),
+                                settings.aggregate_max_bytes,
+                                -settings.aggregate_max_bytes,
+                                settings.ranks_per_node,
+                                -settings.ranks_per_node};
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, v.data(), 6, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  const char* names[] = {"distopo_neighbor_algorithm (DISTOPO_NEIGHBOR_ALGORITHM)",
+                         "distopo_neighbor_aggregate_max_bytes (DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES)",
+                         "distopo_ranks_per_node (DISTOPO_RANKS_PER_NODE)"};
+  for (int i = 0; i < 3; ++i) {
+    if (v[2 * i] != -v[2 * i + 1]) {
+      throw Error(MPI_ERR_ARG, std::string(caller) + ": the setting " + names[i] +
+                                   " must be the same on every rank of the communicator");
+    }
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank, const PlanSettings& given,
+                                      MPI_Comm channel, int tag, const char* caller) {
+  auto plan = std::make_shared<Plan>();
+  plan->sequence = neighbor_sequence(record, rank);
+  const NeighborSequence& s = plan->sequence;
+  plan->direct = {MessagePlan(s.recv_order, s.sources), MessagePlan(s.send_order, s.destinations)};
+  PlanSettings settings = given;
+  agree_settings(comm, settings, caller);
+  Selection& choice = plan->selection;
+  choice.setting = settings.algorithm;
+  if (settings.algorithm == NeighborAlgorithm::direct) return plan;
+
+  const bool automatic = settings.algorithm == NeighborAlgorithm::automatic;
+  if (automatic && settings.ranks_per_node > 0) {
+    // Emulated nodes share one machine, where the direct algorithm is faster
+    // (docs/results/neighbor/): no routes to plan.
+    choice.emulated_nodes = true;
+    choice.node_count = (comm_size(comm) + settings.ranks_per_node - 1) / settings.ranks_per_node;
+    return plan;
+  }
+  NodeInfo info = discover(comm, rank, settings.ranks_per_node);
+  const NodeCommGuard guard{info.node_comm};
+  choice.node_count = info.node_count;
+  choice.emulated_nodes = info.emulated;
+  if (automatic && info.node_count == 1) return plan;
+
+  std::vector<int> source_nodes, destination_nodes;
+  peer_nodes(s, info, settings.ranks_per_node, channel, tag, source_nodes, destination_nodes);
+  auto routes = std::make_unique<Routes>();
+  routes->node = info.node;
+  routes->sends = remote_groups(s.send_order, s.destinations, destination_nodes, info.node, routes->local_send_order);
+  routes->receives = remote_groups(s.recv_order, s.sources, source_nodes, info.node, routes->local_recv_order);
+  routes->local = {MessagePlan(routes->local_recv_order, s.sources),
+                   MessagePlan(routes->local_send_order, s.destinations)};
+  long long pairs = 0;
+  adopt_answer(ask_leader(info.node_comm, info.node, leader_request(rank, *routes), pairs), *routes);
+
+  std::array<long long, 2> totals = {remote_sends(plan->direct.sends, s, destination_nodes, info.node), pairs};
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, totals.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
+  choice.remote_messages = totals[0];
+  choice.node_pairs = totals[1];
+  if (automatic && (totals[1] == 0 || totals[0] < kAutoMinMessagesPerPair * totals[1])) return plan;
+  choice.algorithm = NeighborAlgorithm::aggregated;
+  if (settings.aggregate_max_bytes >= 0) {
+    choice.aggregate_max_bytes = static_cast<std::uint64_t>(settings.aggregate_max_bytes);
+  } else {
+    choice.aggregate_max_bytes = automatic ? kAutoAggregateMaxBytes : UINT64_MAX;
+  }
+  plan->routes = std::move(routes);
+  return plan;
+}
+
+}  // namespace distopo::detail
