@@ -2,12 +2,16 @@
 
 #include <smpi/smpi.h>
 
+#include <algorithm>
+#include <memory>
 #include <mutex>
 #include <simgrid/kernel/resource/NetworkModelIntf.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 #include <string>
+#include <unordered_map>
 
 namespace smpi_bench {
 namespace {
@@ -51,26 +55,33 @@ void install_machine_model(const MachineModel& model) {
                                                                       simgrid::s4u::Host* destination) {
       return (source == destination ? model.shm_overhead : model.network_overhead) + copy(bytes);
     });
-    // The effective rate is the flow's share of its links times this factor:
-    // a factor S / (S + w) makes S bytes occupy every link like S + w bytes.
-    simgrid::s4u::Engine::get_instance()->get_netzone_root()->get_network_model()->set_bw_factor_cb(
+    // Between hosts the platform's link carries the bytes in no time: the
+    // time a message spends leaving its node is its place in the node's NIC
+    // queue plus its own bytes, added to its latency when it starts.
+    auto nic_free = std::make_shared<std::unordered_map<const simgrid::s4u::Host*, double>>();
+    auto* network = simgrid::s4u::Engine::get_instance()->get_netzone_root()->get_network_model();
+    network->set_lat_factor_cb([model, nic_free](double size, const simgrid::s4u::Host* source,
+                                                 const simgrid::s4u::Host* destination,
+                                                 const std::vector<simgrid::s4u::Link*>& links,
+                                                 const std::unordered_set<simgrid::s4u::NetZone*>&) {
+      double route_latency = 0;
+      for (const simgrid::s4u::Link* link : links) route_latency += link->get_latency();
+      if (source == destination || route_latency <= 0 || model.nic_bandwidth <= 0) return 1.0;
+      const double now = simgrid::s4u::Engine::get_clock();
+      double& free = (*nic_free)[source];
+      free = std::max(free, now) + (size + model.wire_bytes) / model.nic_bandwidth;
+      return (fat_tree_hops(source, destination) * model.hop_latency + (free - now)) / route_latency;
+    });
+    // Within a host an eager message's copies are the two ranks' overheads
+    // and the loopback adds only its latency; a rendezvous message is one
+    // copy, as the transfer.
+    network->set_bw_factor_cb(
         [model, eager](double size, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
                        const std::vector<simgrid::s4u::Link*>&, const std::unordered_set<simgrid::s4u::NetZone*>&) {
-          if (size <= 0) return 1.0;  // nothing to carry: only the latency counts
-          if (source == destination) {
-            // Eager: the copies are the endpoints' overheads, the loopback
-            // only adds its latency. Rendezvous: one copy, as the transfer.
-            if (eager(static_cast<std::size_t>(size)) || model.copy_bandwidth <= 0 || model.loopback_bandwidth <= 0)
-              return 1.0;
-            return model.copy_bandwidth / model.loopback_bandwidth;
-          }
-          return size / (size + model.wire_bytes);
-        });
-    // Links as the platform says (none of SMPI's default latency factors).
-    simgrid::s4u::Engine::get_instance()->get_netzone_root()->get_network_model()->set_lat_factor_cb(
-        [model](double, const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination,
-                const std::vector<simgrid::s4u::Link*>&, const std::unordered_set<simgrid::s4u::NetZone*>&) {
-          return model.fat_tree_hops ? fat_tree_hops(source, destination) : 1.0;
+          if (source != destination || size <= 0 || eager(static_cast<std::size_t>(size)) ||
+              model.copy_bandwidth <= 0 || model.loopback_bandwidth <= 0)
+            return 1.0;
+          return model.copy_bandwidth / model.loopback_bandwidth;
         });
   });
 }

@@ -7,12 +7,15 @@
 // Values and their sources: docs/results/neighbor/README.md.
 //
 // A message of S bytes between ranks on different hosts (SMPI adds 16 bytes
-// of envelope to S on the wire):
+// of envelope: S' = S + 16):
 //   sender    network_overhead (+ S / copy_bandwidth while eager: copied into
 //             the network's bounce buffer)
-//   network   the route's latency; S + wire_bytes on every link of the route,
-//             links shared by every flow crossing them (a host's one link is
-//             the node's injection bandwidth, shared by all its ranks)
+//   NIC       the sending host's NIC sends its messages one after another, in
+//             the order they start, each for (S' + wire_bytes) / nic_bandwidth:
+//             the node's injection bandwidth, shared by all its ranks, and the
+//             adapter's per-message cost (LogGP's G and g)
+//   network   the hops between the two hosts in the fat tree (hop_latency
+//             each); no congestion inside it or at the receiving host
 //   receiver  network_overhead (+ S / copy_bandwidth while eager: copied out)
 // A message between ranks on one host (shared memory):
 //   sender    shm_overhead + S / copy_bandwidth (copy into the shared buffer)
@@ -23,6 +26,13 @@
 // overhead for eager messages and for every MPI_Isend; a persistent
 // rendezvous send (MPI_Send_init + MPI_Start of S >= the eager limit) costs no
 // send overhead there.
+//
+// The platform (scripts/smpi/node_platform.sh) names its hosts
+// node-<100000 + h>, host h under leaf switch h / 32 and group h / 1024 of the
+// fat tree of fat_tree_platform.sh (2 hops under one leaf, 4 within a group,
+// 6 otherwise), and gives a message between hosts one link whose bandwidth
+// is far beyond the NIC's: the NIC queue above is the only place its bytes
+// take time.
 #include <cstddef>
 
 namespace smpi_bench {
@@ -31,16 +41,11 @@ struct MachineModel {
   double network_overhead = 0;      // s per message, sender and receiver each
   double shm_overhead = 0;          // s per message, sender and receiver each
   double copy_bandwidth = 0;        // bytes/s of one core's copy; 0: copies cost nothing
-  double wire_bytes = 0;            // per message, on every network link it crosses
+  double wire_bytes = 0;            // per message, in the NIC's queue
+  double nic_bandwidth = 0;         // bytes/s of a host's NIC; 0: the platform's links carry the bytes
+  double hop_latency = 0.5e-6;      // s per fat-tree hop
   double loopback_bandwidth = 0;    // the platform's loopback link (bytes/s)
   std::size_t eager_limit = 65536;  // smpi/async-small-thresh and smpi/send-is-detached-thresh
-  // Hosts named node-<100000 + h> (scripts/smpi/node_platform.sh): a
-  // message between two hosts crosses one link of one fat-tree hop's latency,
-  // multiplied here by the hops between them in the fat tree of
-  // fat_tree_platform.sh (2 under one leaf switch of 32 hosts, 4 within a
-  // group of 1024, 6 otherwise). false: every route's latency as the
-  // platform says.
-  bool fat_tree_hops = false;
 };
 
 // Installs the model for the whole simulation. Call once, before MPI_Init

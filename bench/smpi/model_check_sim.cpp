@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   app.add_option("--copy-bandwidth", model.copy_bandwidth);
   app.add_option("--wire-bytes", model.wire_bytes);
   app.add_option("--loopback-bandwidth", model.loopback_bandwidth);
-  app.add_flag("--fat-tree-hops", model.fat_tree_hops, "route latency times the fat-tree hops between the hosts");
+  app.add_option("--nic-bandwidth", model.nic_bandwidth, "bytes/s of a host's NIC queue");
+  app.add_option("--hop-latency", model.hop_latency, "s per fat-tree hop");
   app.add_option("--eager-limit", model.eager_limit);
   app.add_option("--bytes", sizes, "message sizes")->delimiter(',');
   app.add_option("--late", late, "late_first: how much later the first message is sent (s)");

@@ -369,10 +369,10 @@ int main(int argc, char** argv) {
   app.add_option("--network-overhead", settings.model.network_overhead, "s per message between hosts, each end");
   app.add_option("--shm-overhead", settings.model.shm_overhead, "s per message within a host, each end");
   app.add_option("--copy-bandwidth", settings.model.copy_bandwidth, "bytes/s of a copy (0: free)");
-  app.add_option("--wire-bytes", settings.model.wire_bytes, "bytes each network message adds on every link");
+  app.add_option("--wire-bytes", settings.model.wire_bytes, "bytes each network message adds in its NIC's queue");
   app.add_option("--loopback-bandwidth", settings.model.loopback_bandwidth, "the platform's loopback bytes/s");
-  app.add_flag("--fat-tree-hops", settings.model.fat_tree_hops,
-               "route latency times the fat-tree hops between the hosts");
+  app.add_option("--nic-bandwidth", settings.model.nic_bandwidth, "bytes/s of a host's NIC queue");
+  app.add_option("--hop-latency", settings.model.hop_latency, "s per fat-tree hop");
   app.add_option("--eager-limit", settings.model.eager_limit, "smpi/send-is-detached-thresh of the run");
   app.add_option("--model-name", settings.model_name, "label: the model's name");
   app.add_option("--platform", settings.platform, "label: the platform file's name");

@@ -18,7 +18,8 @@ neighbor_model() {
       network_overhead=163e-9  # 1 / 6.15 M messages/s, osu_mbw_mr 8 B over a network transport (UCX issue 1831)
       shm_overhead=83e-9       # 1 / 12.06 M messages/s, osu_mbw_mr 8 B over shared memory (same table)
       # 12.5 GB/s / 215 M messages/s (ConnectX-6 message rate) = 58 bytes
-      # per message, of which SMPI already sends 16 (its message envelope).
+      # per message in the NIC's queue, of which SMPI already counts 16 (its
+      # message envelope).
       wire_bytes=42
       ;;
     no_overheads)
@@ -37,7 +38,7 @@ neighbor_model() {
   model_args=(--network-overhead "$network_overhead" --shm-overhead "$shm_overhead"
               --copy-bandwidth "$neighbor_copy_bandwidth" --wire-bytes "$wire_bytes"
               --loopback-bandwidth "$neighbor_loopback_bandwidth" --eager-limit "$neighbor_eager_limit"
-              --fat-tree-hops)
+              --nic-bandwidth 12.5e9 --hop-latency 0.5e-6)
   model_cfg=(
     --cfg=smpi/privatization:no
     --cfg=contexts/stack-size:128
@@ -45,10 +46,10 @@ neighbor_model() {
     # (SMPI refuses the settings beside them).
     --cfg=smpi/async-small-thresh:$neighbor_eager_limit --cfg=smpi/send-is-detached-thresh:$neighbor_eager_limit
     --cfg=smpi/overheads-timeline:yes
-    # The wire cost's bandwidth factor trips SimGrid's check of the sharing
-    # solver at its default precision (1e-5: "Cannot saturate more a
-    # constraint"); 1e-4 and 1e-3 gave the same times to 16 digits.
-    --cfg=maxmin/precision:1e-4
+    # The links between hosts are 1e15 B/s (the NIC queue of the model is
+    # their bandwidth); SimGrid's TCP window bound (gamma / 2 latency) would
+    # otherwise cap them at 4 TB/s.
+    --cfg=network/TCP-gamma:1e20
     --cfg=smpi/iprobe:1e-7 --cfg=smpi/test:1e-7 --cfg=smpi/grow-injected-times:no
     # MPI_Wtime costs nothing (SMPI's default charges 10 ns per call).
     --cfg=smpi/wtime:0
@@ -71,7 +72,7 @@ neighbor_platform() {
   platform="$build/platforms/nodes_${p}_${per_host}pn.xml"
   hostfile="$build/platforms/hosts_${p}_${per_host}pn.txt"
   mkdir -p "$build/platforms"
-  bash "$root/scripts/smpi/node_platform.sh" --ranks-per-host "$per_host" \
+  bash "$root/scripts/smpi/node_platform.sh" --ranks-per-host "$per_host" --link-bw 1e15Bps \
     --loopback-bw "${neighbor_loopback_bandwidth}Bps" --loopback-lat "$neighbor_loopback_latency" \
     --hostfile "$hostfile" "${numbers[@]}" "$p" >"$platform"
 }
