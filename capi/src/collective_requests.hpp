@@ -4,9 +4,9 @@
 // which is a distopo::NonblockingRequest) and a persistent one's
 // (persistent_requests.hpp). The completion calls (completion_calls.cpp)
 // complete them through this view rather than in MPICH, which would never
-// complete a non-blocking one in MPI_Request_get_status and would report its
-// failure as MPI_ERR_OTHER on MPI_COMM_WORLD: the standard wants the
-// collective's own error, on the communicator it was started on.
+// complete a non-blocking one in MPI_Request_get_status and would raise its
+// failure on MPI_COMM_WORLD's handler: the standard wants the collective's
+// own error, on the communicator it was started on.
 #include <mpi.h>
 
 #include <optional>

@@ -1,10 +1,10 @@
 #include "distopo/core/shared_channel.hpp"
 
 #include <algorithm>
-#include <array>
 #include <mutex>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
@@ -106,15 +106,18 @@ MPI_Comm ChannelLease::get() const noexcept { return channel_ ? channel_->comm.g
 
 void share_channels(MPI_Comm parent, MPI_Comm derived) { set_family(derived, family_of(parent)); }
 
-ChannelLease lease_channel(MPI_Comm comm, const char* caller) {
+ChannelLease lease_channel(MPI_Comm comm, const char* caller, std::span<long long> also_max) {
   const FamilyRef family = family_of(comm);
   long long local = 0;
   {
     const std::lock_guard lock(family->mutex);
     local = family->leases;
   }
-  std::array<long long, 2> counts{local, -local};
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+  std::vector<long long> counts{local, -local};
+  counts.insert(counts.end(), also_max.begin(), also_max.end());
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()), MPI_LONG_LONG, MPI_MAX, comm),
+            "MPI_Allreduce");
+  std::copy(counts.begin() + 2, counts.end(), also_max.begin());
   if (counts[0] != -counts[1]) {
     throw Error(MPI_ERR_OTHER, std::string(caller) +
                                    ": communicators over the same group took their channels in different orders "

@@ -67,6 +67,20 @@ void* room_for(const PlaceFn& place, int source, int kind, int count) {
     return nullptr;
   }
 }
+
+// Where posting starts: messages in destination order are posted from the
+// first destination after this rank, wrapping around (as MPI libraries order
+// an alltoall's peers). In plain order every rank would reach the high ranks
+// last, and the highest would finish last by the time a rank takes to post
+// all its messages (the simulated study: docs/results/scaling/README.md).
+std::size_t first_to_post(const std::vector<RawMessage>& outgoing, int self) {
+  const auto by_destination = [](const RawMessage& a, const RawMessage& b) { return a.destination < b.destination; };
+  if (!std::is_sorted(outgoing.begin(), outgoing.end(), by_destination)) return 0;
+  const auto after_self =
+      std::upper_bound(outgoing.begin(), outgoing.end(), self,
+                       [](int rank, const RawMessage& message) { return rank < message.destination; });
+  return static_cast<std::size_t>(after_self - outgoing.begin());
+}
 }  // namespace
 
 // Requests are completed through PMPI_ names: the C API library interposes
@@ -104,7 +118,9 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
     }
   }
-  for (const RawMessage& message : outgoing) {
+  const std::size_t first = first_to_post(outgoing, self);
+  for (std::size_t i = 0; i < outgoing.size(); ++i) {
+    const RawMessage& message = outgoing[(first + i) % outgoing.size()];
     if (message.destination == self) continue;
     sends.emplace_back();
     check_mpi(MPI_Isend(message.data, message.count, element_type, message.destination, kFirstDataTag + message.kind,

@@ -23,6 +23,11 @@ Piece stored_piece(std::uint32_t direction_rank, const int* weights, std::size_t
           offset};
 }
 
+// A piece whose ends all have `weight` (unweighted: 0), none of them stored.
+Piece uniform_piece(std::uint32_t direction_rank, std::size_t count, std::int32_t weight) {
+  return {direction_rank, static_cast<std::uint32_t>(count), weight, false, true, 0, 0, 0};
+}
+
 }  // namespace
 
 int* EdgeInbox::place(int source, MessageKind kind, int count) {
@@ -115,7 +120,7 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
     const int* const ints = received_.data() + message.offset;
     if (!weighted_ && message.count == 1) {
       if (ints[0] < 0) return Rejection::malformed;
-      return add_piece({neighbor, static_cast<std::uint32_t>(ints[0]), 0, false, true, 0, 0, 0});
+      return add_piece(uniform_piece(neighbor, static_cast<std::size_t>(ints[0]), 0));
     }
     return add_piece(stored_piece(neighbor, ints, message.count, message.offset, false));
   }
@@ -133,7 +138,7 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
     const auto count = static_cast<std::size_t>(run.count);
     Rejection rejection = Rejection::none;
     if (run.weight >= 0) {
-      rejection = add_piece({run.direction_rank, static_cast<std::uint32_t>(count), run.weight, false, true, 0, 0, 0});
+      rejection = add_piece(uniform_piece(run.direction_rank, count, run.weight));
     } else {
       if (count > end - weights_at) return Rejection::malformed;
       rejection = add_piece(stored_piece(run.direction_rank, received_.data() + weights_at, count, weights_at, false));
@@ -142,6 +147,11 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
     if (rejection != Rejection::none) return rejection;
   }
   return weights_at == end ? Rejection::none : Rejection::malformed;
+}
+
+Piece EdgeInbox::own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const {
+  return weighted_ ? stored_piece(direction_rank, own_->weights() + first, count, first, true)
+                   : uniform_piece(direction_rank, count, 0);
 }
 
 Rejection EdgeInbox::add_piece(const Piece& piece) {
@@ -171,10 +181,10 @@ Rejection EdgeInbox::adopt_own_list(OwnList list, std::size_t neighbors, int sel
   if (self_count > 0) {
     // Self-loops: their ends of the other direction, neighbor `self`, in order.
     const std::uint32_t neighbor = direction_rank(!out, self);
-    const Rejection rejection =
-        weighted_ ? add_piece(stored_piece(neighbor, own_->weights() + self_first, self_count, self_first, true))
-                  : add_piece({neighbor, static_cast<std::uint32_t>(self_count), 0, false, true, 0, 0, 0});
-    if (rejection != Rejection::none) return rejection;
+    if (const Rejection rejection = add_piece(own_piece(neighbor, self_first, self_count));
+        rejection != Rejection::none) {
+      return rejection;
+    }
   }
   return reserve_room();
 }
@@ -231,8 +241,7 @@ DistGraphTopology EdgeInbox::lists() && {
       std::size_t j = i + 1;
       while (j < own_->ends() && ranks[j] == ranks[i]) ++j;
       const std::uint32_t neighbor = direction_rank(out, ranks[i]);
-      pieces_.push_back(weighted_ ? stored_piece(neighbor, own_->weights() + i, j - i, i, true)
-                                  : Piece{neighbor, static_cast<std::uint32_t>(j - i), 0, false, true, 0, 0, 0});
+      pieces_.push_back(own_piece(neighbor, i, j - i));
       i = j;
     }
   }

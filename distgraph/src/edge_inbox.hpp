@@ -82,6 +82,8 @@ class EdgeInbox {
 
   Rejection accept_keys();
   Rejection accept_runs(const Placed& message);
+  // The own list's ends [first, first + count), all of one neighbor.
+  [[nodiscard]] Piece own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const;
   Rejection add_piece(const Piece& piece);
   Rejection count_ends(bool out, std::uint64_t ends);
   // Takes the room the lists need for what arrived so far.

@@ -6,23 +6,18 @@
 #include <bit>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "end_messages.hpp"
+#include "kokkos_runtime.hpp"
 #include "radix_sort.hpp"
 
 namespace distopo::detail {
 namespace {
 
 using Exec = Kokkos::DefaultHostExecutionSpace;
-
-// Below this many weights a comparison sort costs less than a radix sort's
-// counters.
-constexpr std::size_t kMinWeightsToRadix = 96;
-
-// An edge key is direction | rank | weight (edge_key.hpp).
-constexpr EdgeKey kWeightBits = 0x7fffffffU;
 
 // The lists in the buffer's order, [ranks of every end | their weights]: in
 // list order the sources come first and the destinations next (the direction
@@ -89,6 +84,17 @@ Piece gather(std::span<const Piece> group, const PieceData& data, int* into) {
   return whole;
 }
 
+// Radix counters for the sorts: empty without memory for them (sort_groups
+// runs after the constructors' agreement, where a failure on one rank alone
+// would hang the others, so it sorts without counters instead).
+std::vector<std::uint32_t> counters_if_memory(std::size_t n) {
+  try {
+    return std::vector<std::uint32_t>(n);
+  } catch (const std::bad_alloc&) {
+    return {};
+  }
+}
+
 }  // namespace
 
 void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, std::uint32_t all,
@@ -148,34 +154,30 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
 
 void sort_groups(std::size_t groups, std::size_t largest,
                  const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
-  const std::size_t per_thread = RadixPlan::counters_for(largest, 31);
-  // This runs after the constructors' agreement: without memory for the
-  // counters it sorts without them rather than fail on one rank alone.
-  const bool threads = groups > 1 && Kokkos::is_initialized() && Exec().concurrency() > 1;
-  if (threads) {
-    const Kokkos::Experimental::UniqueToken<Exec> token;
+  if (largest < 2) return;  // nothing to sort
+  // Groups below kMinWeightsToRadix are sorted without counters.
+  const std::size_t per_thread = largest < kMinWeightsToRadix ? 0 : RadixPlan::counters_for(largest, 31);
+  if (groups > 1 && per_thread > 0 && Kokkos::is_initialized() && Exec().concurrency() > 1) {
+    const KokkosTurn turn;
     std::vector<std::uint32_t> counters;
-    try {
-      counters.resize(static_cast<std::size_t>(token.size()) * per_thread);
-    } catch (const std::bad_alloc&) {
+    std::optional<Kokkos::Experimental::UniqueToken<Exec>> token;
+    if (turn) {
+      token.emplace();
+      counters = counters_if_memory(static_cast<std::size_t>(token->size()) * per_thread);
     }
     if (!counters.empty()) {
       std::uint32_t* const all = counters.data();
       Kokkos::parallel_for("distopo::sort_groups",
                            Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>(0, groups), [&](std::size_t g) {
-                             const int id = token.acquire();
+                             const int id = token->acquire();
                              sort(g, all + static_cast<std::size_t>(id) * per_thread);
-                             token.release(id);
+                             token->release(id);
                            });
       Exec().fence();
       return;
     }
   }
-  std::vector<std::uint32_t> counters;
-  try {
-    counters.resize(per_thread);
-  } catch (const std::bad_alloc&) {
-  }
+  std::vector<std::uint32_t> counters = counters_if_memory(per_thread);
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
 

@@ -12,6 +12,10 @@
 
 namespace distopo::detail {
 
+// Below this many weights a comparison sort costs less than a radix sort's
+// counters.
+inline constexpr std::size_t kMinWeightsToRadix = 96;
+
 // A piece of one list: `count` ends of one direction and neighbor rank, whose
 // weights lie together (in a received runs message or in this rank's own
 // sorted list), or are all equal (a run that carries one weight: a tally of
@@ -49,9 +53,10 @@ void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, 
                   std::uint32_t* counts);
 
 // Calls sort(group, counters) for every group in [0, groups) of at most
-// `largest` weights: on Kokkos' host threads, each with radix counters of its
-// own, when Kokkos runs with more than one; in order otherwise. `counters` is
-// null when there is no memory for them (sort_weights then needs none).
+// `largest` weights (none when no group has two): on Kokkos' host threads,
+// each with radix counters of its own, when Kokkos runs with more than one; in
+// order otherwise. `counters` is null when no group needs them or there is no
+// memory for them (sort_weights then needs none).
 void sort_groups(std::size_t groups, std::size_t largest,
                  const std::function<void(std::size_t group, std::uint32_t* counters)>& sort);
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "kokkos_runtime.hpp"
 #include "radix_parts.hpp"
 
 namespace distopo::detail {
@@ -141,8 +142,10 @@ void radix_sort(const UnmanagedKeys& input, const VaryingBits& bits) {
 void sort_keys(std::span<std::uint64_t> keys) {
   const std::size_t n = keys.size();
   // Kokkos belongs to whoever initialized it: an application that finalized it
-  // gets the comparison sort, slower on large inputs but the same order.
-  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) {
+  // gets the comparison sort, slower on large inputs but the same order; so
+  // does a thread while another dispatches Kokkos work.
+  const detail::KokkosTurn turn;
+  if (n <= kComparisonSortLimit || !Kokkos::is_initialized() || !turn) {
     std::sort(keys.begin(), keys.end());
     return;
   }
@@ -167,7 +170,8 @@ void sort_keys(std::span<std::uint64_t> keys) {
 bool for_each_counted_key(std::span<const std::uint64_t> keys, const KeyBits& key_bits,
                           const std::function<void(std::uint64_t key, std::size_t count)>& visit) {
   const std::size_t n = keys.size();
-  if (n <= kComparisonSortLimit || !Kokkos::is_initialized()) return false;
+  const detail::KokkosTurn turn;
+  if (n <= kComparisonSortLimit || !Kokkos::is_initialized() || !turn) return false;
   const VaryingBits bits = packing_of(key_bits);
   if (!countable(n, bits)) return false;
   std::optional<ChunkCounts> counts;

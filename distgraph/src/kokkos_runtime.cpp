@@ -119,4 +119,17 @@ void ensure_kokkos() {
       ReleaseNeeds::nothing);
 }
 
+namespace {
+std::mutex& kokkos_turn() {
+  static std::mutex turn;
+  return turn;
+}
+}  // namespace
+
+KokkosTurn::KokkosTurn() : held_(kokkos_turn().try_lock()) {}
+
+KokkosTurn::~KokkosTurn() {
+  if (held_) kokkos_turn().unlock();
+}
+
 }  // namespace distopo::detail

@@ -6,6 +6,7 @@
 // rank, in order: the out-edge (self, d, w) is the in-end (self, w) at d. One
 // sort serves both ends of every edge, and the receivers sort nothing.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -139,17 +140,38 @@ void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, boo
   }
 }
 
+// A few edges: (neighbor, weight) pairs sorted on the stack.
+inline constexpr std::size_t kMaxEdgesOnStack = 64;
+template <class Input>
+void sort_few(OwnList& list, const Input& input, bool weighted) {
+  std::array<std::uint64_t, kMaxEdgesOnStack> keys;
+  std::size_t n = 0;
+  for_each_end(input, list.out(), weighted, [&](int neighbor, int weight) {
+    keys[n++] =
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(neighbor)) << 32 | static_cast<std::uint32_t>(weight);
+  });
+  std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    list.ranks()[i] = static_cast<int>(keys[i] >> 32);
+    if (weighted) list.weights()[i] = static_cast<int>(keys[i] & 0xffffffffU);
+  }
+}
+
 }  // namespace own_edges
 
 // The list of the edges of `input` (validated; every one has this rank as
 // its source when `out`, as its destination otherwise), sorted by (neighbor,
 // weight): grouped by neighbor first when the neighbors' range is no wider
 // than the edges are many (memory O(input)), else sorted as (neighbor,
-// weight) keys. Throws std::bad_alloc.
+// weight) keys; a few edges on the stack. Throws std::bad_alloc.
 template <class Input>
 OwnList sort_own_edges(const Input& input, const InputExtent& extent, bool out, bool weighted) {
   OwnList list(out, static_cast<std::size_t>(extent.edges), weighted);
   if (list.ends() == 0) return list;
+  if (list.ends() <= own_edges::kMaxEdgesOnStack) {
+    own_edges::sort_few(list, input, weighted);
+    return list;
+  }
   const RankRange neighbors = out ? *extent.destinations : *extent.sources;
   if (neighbors.size() <= list.ends()) {
     own_edges::group_then_sort(list, input, neighbors, weighted);

@@ -130,18 +130,25 @@ PlanSettings read_settings(MPI_Comm comm) {
 NeighborState& state_of(MPI_Comm comm, const char* caller) {
   const TopologyRecord& record = record_of(comm, caller);
   NeighborState* state = attribute<NeighborState>(comm, state_keyval);
+  if (state != nullptr && state->record == &record && state->plan) return *state;
+  // A plan is needed. Its settings are agreed in the channel's lease on the
+  // communicator's first collective, in an allreduce of their own later
+  // (after set_neighbor_info, or a new topology record).
+  const PlanSettings settings = read_settings(comm);
+  SettingsAgreement agreement(settings);
   if (state == nullptr) {
     auto owned = std::make_unique<NeighborState>();
-    owned->channel = lease_channel(comm, caller);
+    owned->channel = lease_channel(comm, caller, agreement.values);
     owned->rank = comm_rank(comm);
     check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     state = owned.release();
+  } else {
+    agreement.reduce(comm);
   }
-  if (state->record != &record || !state->plan) {
-    const Tags tags = next_tags(*state);
-    state->plan = make_plan(comm, record, state->rank, read_settings(comm), state->channel.get(), tags.direct, caller);
-    state->record = &record;
-  }
+  agreement.check(caller);
+  const Tags tags = next_tags(*state);
+  state->plan = make_plan(comm, record, state->rank, settings, state->channel.get(), tags.direct);
+  state->record = &record;
   return *state;
 }
 

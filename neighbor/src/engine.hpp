@@ -42,8 +42,9 @@ struct NeighborState {
   Exchange blocking;  // reused by every blocking call
 };
 
-// Collective the first time on `comm` (the channel's lease, and the plan:
-// see make_plan), and again after set_neighbor_info; local afterwards.
+// Collective the first time on `comm` (one allreduce: the channel's lease
+// and the plan's settings; more for aggregation, see make_plan), and again
+// after set_neighbor_info; local afterwards.
 // Errors raised here (MPI_ERR_COMM, MPI_ERR_TOPOLOGY, a setting that differs
 // between ranks) are the same on every rank.
 NeighborState& state_of(MPI_Comm comm, const char* caller);

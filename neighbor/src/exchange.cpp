@@ -55,35 +55,24 @@ int PostedRequests::start() noexcept {
 // A request whose completion call fails has completed (with that error): MPICH
 // reports a request's own error only once it is complete, and frees or
 // inactivates it like a successful one.
+//
+// MPICH's MPI_Wait on a non-blocking collective calls this in a loop, with no
+// progress pass of its own, so each call should cost one progress pass and
+// little else (each empty pass may give the CPU away under the yield helper,
+// or cost a progress of the network). MPI_Request_get_status makes a
+// progress pass only for a request still in flight and frees nothing: the
+// scan walks past the requests that completed since the last call at the
+// price of a load each, and stops at the first one in flight. MPI_Testall
+// would make a pass for every 8 completed requests it walks past, and walk
+// past all of them at every call. Once all are complete one MPI_Waitall,
+// which makes no pass for complete requests, frees them.
 bool PostedRequests::poll() noexcept {
   if (state_ != State::in_flight) return true;
   const WorldErrorsReturned returned;
-  // One MPI_Testall first: one progress pass for all the requests instead of
-  // one per request (each pass may give the CPU away under the yield helper,
-  // or cost a progress of the network). Statuses are needed to hear of a
-  // failure (with MPI_STATUSES_IGNORE, MPICH's returns MPI_SUCCESS after a
-  // truncated receive). On MPI_ERR_IN_STATUS the failed requests are kept
-  // and the rest are tested one by one below.
-  if (error_ == MPI_SUCCESS && posted_ - next_ > 1) {
-    const std::size_t n = posted_ - next_;
-    statuses_.resize(n);
-    int flag = 0;
-    const int rc = PMPI_Testall(static_cast<int>(n), requests_.data() + next_, &flag, statuses_.data());
-    if (rc == MPI_SUCCESS) {
-      if (!flag) return false;
-      next_ = posted_;
-    } else if (rc == MPI_ERR_IN_STATUS) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const int e = statuses_[i].MPI_ERROR;
-        if (e != MPI_SUCCESS && e != MPI_ERR_PENDING) fail(e, next_ + i);
-      }
-    } else {
-      fail(rc, next_);
-    }
-  }
+  // Requests [0, next_) are complete, not freed yet.
   while (next_ < posted_) {
     int flag = 0;
-    const int rc = PMPI_Test(&requests_[next_], &flag, MPI_STATUS_IGNORE);
+    const int rc = PMPI_Request_get_status(requests_[next_], &flag, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) {
       fail(rc, next_);
     } else if (!flag) {
@@ -91,16 +80,32 @@ bool PostedRequests::poll() noexcept {
     }
     ++next_;
   }
+  release_complete();
   state_ = State::complete;
   return true;
+}
+
+// Every request is complete (some may be freed or inactive already) and its
+// failure, if any, kept. MPICH's MPI_Waitall stops at the first failed
+// request: the rest are then completed one by one (a freed request is
+// MPI_REQUEST_NULL, an inactive persistent one completes at once).
+void PostedRequests::release_complete() noexcept {
+  if (posted_ == 0) return;
+  if (PMPI_Waitall(static_cast<int>(posted_), requests_.data(), MPI_STATUSES_IGNORE) == MPI_SUCCESS) return;
+  for (std::size_t i = 0; i < posted_; ++i) {
+    if (requests_[i] != MPI_REQUEST_NULL) PMPI_Wait(&requests_[i], MPI_STATUS_IGNORE);
+  }
 }
 
 void PostedRequests::finish() noexcept {
   if (state_ != State::in_flight) return;
   const WorldErrorsReturned returned;
+  // Polls may have left requests [0, next_) complete, not yet freed.
+  const bool polled = next_ > 0;
   for (; next_ < posted_; ++next_) {
     if (const int rc = PMPI_Wait(&requests_[next_], MPI_STATUS_IGNORE); rc != MPI_SUCCESS) fail(rc, next_);
   }
+  if (polled) release_complete();
   state_ = State::complete;
 }
 

@@ -12,10 +12,11 @@
 // above the aggregation limit) are posted the same way, and the relayed
 // blocks take the RelayExchange (relay_exchange.cpp).
 //
-// Errors. Each request is completed on its own (MPI_Test / MPI_Wait), never by
-// MPI_Testall / MPI_Waitall, whose MPICH version stops at the first failed
-// request and leaves the rest unprocessed; so every request is completed and
-// the first failure is kept, to be reported on the user's communicator.
+// Errors. Each request's failure is read on its own (MPI_Wait, or
+// MPI_Request_get_status while polling), never from MPI_Testall /
+// MPI_Waitall, whose MPICH version stops at the first failed request and
+// leaves the rest unprocessed; so every request is completed and the first
+// failure is kept, to be reported on the user's communicator.
 // MPICH raises a completion's failure on MPI_COMM_WORLD's handler, which
 // returns errors meanwhile (world_errors_returned.hpp). Results are codes,
 // not exceptions, because MPICH's callbacks must not throw; error() turns a
@@ -107,16 +108,16 @@ class PostedRequests {
  private:
   enum class State { inactive, in_flight, complete };
   void fail(int code, std::size_t index) noexcept;
+  void release_complete() noexcept;  // after poll found every request complete
 
   std::vector<MPI_Request> requests_;
-  std::vector<int> peers_;            // the rank each request receives from or sends to
-  std::vector<MPI_Datatype> types_;   // kept for persistent messages of several blocks
-  std::vector<MPI_Status> statuses_;  // poll's MPI_Testall
-  std::size_t receives_ = 0;          // requests [0, receives_) are receives
-  std::size_t posted_ = 0;            // requests posted (all of them, unless posting failed)
-  std::size_t next_ = 0;              // requests before next_ are complete
-  int error_ = MPI_SUCCESS;           // the first failure since the posting or start
-  std::size_t failed_ = 0;            // its request
+  std::vector<int> peers_;           // the rank each request receives from or sends to
+  std::vector<MPI_Datatype> types_;  // kept for persistent messages of several blocks
+  std::size_t receives_ = 0;         // requests [0, receives_) are receives
+  std::size_t posted_ = 0;           // requests posted (all of them, unless posting failed)
+  std::size_t next_ = 0;             // requests before next_ are complete (not all freed)
+  int error_ = MPI_SUCCESS;          // the first failure since the posting or start
+  std::size_t failed_ = 0;           // its request
   Posting how_ = Posting::immediate;
   State state_ = State::inactive;
   Origin origin_;

@@ -29,6 +29,7 @@
 // b's receive order, whichever way the group travels.
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -175,8 +176,6 @@ struct Selection {
   std::uint64_t aggregate_max_bytes = 0;
   int node_count = 1;
   bool emulated_nodes = false;
-  long long remote_messages = 0;  // direct messages between nodes, all ranks
-  long long node_pairs = 0;       // node pairs with traffic
 };
 
 struct Plan {
@@ -201,17 +200,25 @@ struct PlanSettings {
 };
 PlanSettings read_settings(MPI_Comm comm);
 
-// Automatic selection (docs/design/neighbor-collectives.md): aggregation
-// when the direct algorithm would send at least this many messages per node
-// pair between nodes, and then for blocks up to kAutoAggregateMaxBytes.
-inline constexpr long long kAutoMinMessagesPerPair = 4;
-inline constexpr std::uint64_t kAutoAggregateMaxBytes = 1024;
+// The settings as values reduced with MPI_MAX (each with its negation), so
+// that their agreement can ride on a collective made anyway (the channel's
+// lease on a communicator's first collective).
+struct SettingsAgreement {
+  explicit SettingsAgreement(const PlanSettings& settings);
+  // In an allreduce of its own.
+  void reduce(MPI_Comm comm);
+  // After the reduction: a setting that differs between ranks is MPI_ERR_ARG
+  // on every rank, naming `caller`.
+  void check(const char* caller) const;
 
-// Collective over `comm` (`rank` in it): agrees the settings (a setting that
-// differs between ranks is MPI_ERR_ARG on every rank, naming `caller`),
-// finds the machine nodes and, when aggregation may be used, the routes.
-// Point-to-point traffic, if any, runs on `channel` with tag `tag`.
+  std::array<long long, 6> values;
+};
+
+// `settings` agreed by every rank of `comm` (`rank` in it). Local for the
+// direct algorithm; for aggregation, collective over `comm`: finds the
+// machine nodes and the routes, with point-to-point traffic on `channel`
+// with tag `tag`.
 std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
-                                      const PlanSettings& settings, MPI_Comm channel, int tag, const char* caller);
+                                      const PlanSettings& settings, MPI_Comm channel, int tag);
 
 }  // namespace distopo::detail

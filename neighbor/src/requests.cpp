@@ -49,8 +49,8 @@ std::unique_ptr<NonblockingRequest::State> nonblocking_state() {
 #ifndef DISTOPO_SMPI_BUILD
 // MPICH's callbacks, and the making of a request.
 struct NonblockingRequest::Callbacks {
-  // A collective's status is empty; a failure is returned (MPICH reports it
-  // as MPI_ERR_OTHER on MPI_COMM_WORLD's handler).
+  // A collective's status is empty; a failure is returned (MPICH raises it,
+  // with its class, on MPI_COMM_WORLD's handler).
   static int query(void* state, MPI_Status* status) {
     PMPI_Status_set_elements(status, MPI_BYTE, 0);
     PMPI_Status_set_cancelled(status, 0);

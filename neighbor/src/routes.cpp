@@ -169,7 +169,7 @@ std::vector<int> leader_request(int rank, const Routes& r) {
 // receive groups, then the pairs it relays as x (node B, y, G, G x (a, b))
 // and as y (node A, G, G x (a, b)).
 std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& requests,
-                                          const std::vector<int>& offsets, long long& pairs_out) {
+                                          const std::vector<int>& offsets) {
   const std::size_t locals = offsets.size() - 1;
   std::vector<int> ranks(locals);
   std::map<int, std::size_t> local_of;  // global rank -> local index
@@ -220,7 +220,6 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
     out_relay[key] = best;
     load[local_of.at(best)] += static_cast<long long>(out_lanes.at(key).size());
   }
-  pairs_out = static_cast<long long>(out_pairs.size());
 
   // A group's lane: the lane of the pair that holds its sender.
   const auto lane_relay = [](const std::map<std::pair<int, int>, Groups>& cut,
@@ -259,7 +258,7 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
 }
 
 // Gathers the requests at the leader, plans there, scatters the answers.
-std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<int>& request, long long& pairs) {
+std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<int>& request) {
   int local_rank = 0;
   int locals = 0;
   check_mpi(PMPI_Comm_rank(node_comm, &local_rank), "MPI_Comm_rank");
@@ -274,9 +273,8 @@ std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<i
                          node_comm),
             "MPI_Gatherv");
   std::vector<int> flat;
-  pairs = 0;
   if (leader) {
-    const auto answers = plan_relays(my_node, requests, std::vector<int>(offsets.begin(), offsets.end()), pairs);
+    const auto answers = plan_relays(my_node, requests, std::vector<int>(offsets.begin(), offsets.end()));
     for (int l = 0; l < locals; ++l) {
       lengths[l] = static_cast<int>(answers[l].size());
       offsets[l + 1] = offsets[l] + lengths[l];
@@ -353,61 +351,52 @@ void adopt_answer(const std::vector<int>& answer, Routes& r) {
   }
 }
 
-long long remote_sends(const MessagePlan& sends, const NeighborSequence& s, const std::vector<int>& nodes, int node) {
-  long long count = 0;
-  for (std::size_t m = 0; m < sends.size(); ++m) {
-    if (nodes[sends.slots(m)[0]] != node) ++count;
-  }
-  (void)s;
-  return count;
+}  // namespace
+
+SettingsAgreement::SettingsAgreement(const PlanSettings& settings)
+    : values{static_cast<long long>(settings.algorithm),
+             -static_cast<long long>(settings.algorithm),
+             settings.aggregate_max_bytes,
+             -settings.aggregate_max_bytes,
+             settings.ranks_per_node,
+             -settings.ranks_per_node} {}
+
+void SettingsAgreement::reduce(MPI_Comm comm) {
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MAX, comm),
+            "MPI_Allreduce");
 }
 
-void agree_settings(MPI_Comm comm, PlanSettings& settings, const char* caller) {
-  std::array<long long, 6> v = {static_cast<long long>(settings.algorithm),
-                                -static_cast<long long>(settings.algorithm),
-                                settings.aggregate_max_bytes,
-                                -settings.aggregate_max_bytes,
-                                settings.ranks_per_node,
-                                -settings.ranks_per_node};
-  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, v.data(), 6, MPI_LONG_LONG, MPI_MAX, comm), "MPI_Allreduce");
+void SettingsAgreement::check(const char* caller) const {
   const char* names[] = {"distopo_neighbor_algorithm (DISTOPO_NEIGHBOR_ALGORITHM)",
                          "distopo_neighbor_aggregate_max_bytes (DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES)",
                          "distopo_ranks_per_node (DISTOPO_RANKS_PER_NODE)"};
-  for (int i = 0; i < 3; ++i) {
-    if (v[2 * i] != -v[2 * i + 1]) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (values[2 * i] != -values[2 * i + 1]) {
       throw Error(MPI_ERR_ARG, std::string(caller) + ": the setting " + names[i] +
                                    " must be the same on every rank of the communicator");
     }
   }
 }
 
-}  // namespace
-
-std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank, const PlanSettings& given,
-                                      MPI_Comm channel, int tag, const char* caller) {
+std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
+                                      const PlanSettings& settings, MPI_Comm channel, int tag) {
   auto plan = std::make_shared<Plan>();
   plan->sequence = neighbor_sequence(record, rank);
   const NeighborSequence& s = plan->sequence;
   plan->direct = {MessagePlan(s.recv_order, s.sources), MessagePlan(s.send_order, s.destinations)};
-  PlanSettings settings = given;
-  agree_settings(comm, settings, caller);
   Selection& choice = plan->selection;
   choice.setting = settings.algorithm;
   if (settings.algorithm == NeighborAlgorithm::direct) return plan;
 
-  const bool automatic = settings.algorithm == NeighborAlgorithm::automatic;
-  if (automatic && settings.ranks_per_node > 0) {
-    // Emulated nodes share one machine, where the direct algorithm is faster
-    // (docs/results/neighbor/): no routes to plan.
-    choice.emulated_nodes = true;
-    choice.node_count = (comm_size(comm) + settings.ranks_per_node - 1) / settings.ranks_per_node;
-    return plan;
-  }
+  // auto is the direct algorithm: aggregation lost to it in every
+  // measurement so far, on one machine and simulated between nodes
+  // (docs/design/neighbor-collectives.md, "When auto takes it"), so auto
+  // spends nothing on finding nodes and relays.
+  if (settings.algorithm == NeighborAlgorithm::automatic) return plan;
   NodeInfo info = discover(comm, rank, settings.ranks_per_node);
   const NodeCommGuard guard{info.node_comm};
   choice.node_count = info.node_count;
   choice.emulated_nodes = info.emulated;
-  if (automatic && info.node_count == 1) return plan;
 
   std::vector<int> source_nodes, destination_nodes;
   peer_nodes(s, info, settings.ranks_per_node, channel, tag, source_nodes, destination_nodes);
@@ -417,20 +406,10 @@ std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& recor
   routes->receives = remote_groups(s.recv_order, s.sources, source_nodes, info.node, routes->local_recv_order);
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
                    MessagePlan(routes->local_send_order, s.destinations)};
-  long long pairs = 0;
-  adopt_answer(ask_leader(info.node_comm, info.node, leader_request(rank, *routes), pairs), *routes);
-
-  std::array<long long, 2> totals = {remote_sends(plan->direct.sends, s, destination_nodes, info.node), pairs};
-  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, totals.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
-  choice.remote_messages = totals[0];
-  choice.node_pairs = totals[1];
-  if (automatic && (totals[1] == 0 || totals[0] < kAutoMinMessagesPerPair * totals[1])) return plan;
+  adopt_answer(ask_leader(info.node_comm, info.node, leader_request(rank, *routes)), *routes);
   choice.algorithm = NeighborAlgorithm::aggregated;
-  if (settings.aggregate_max_bytes >= 0) {
-    choice.aggregate_max_bytes = static_cast<std::uint64_t>(settings.aggregate_max_bytes);
-  } else {
-    choice.aggregate_max_bytes = automatic ? kAutoAggregateMaxBytes : UINT64_MAX;
-  }
+  choice.aggregate_max_bytes =
+      settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : UINT64_MAX;
   plan->routes = std::move(routes);
   return plan;
 }

@@ -8,7 +8,9 @@
 // is restored when the guard ends. Without MPI_Init (the sessions model)
 // there is no MPI_COMM_WORLD to ask, and nothing is changed.
 //
-// Threads. The handler is one per process, so the guards of all threads
+// Threads. Below MPI_THREAD_MULTIPLE, one thread at a time is in MPI, so a
+// plain count suffices (a guard costs the four handler calls, no lock). With
+// MPI_THREAD_MULTIPLE: the handler is one per process, so the guards of all threads
 // share one count: the first guard sets MPI_ERRORS_RETURN, the last one
 // restores the program's handler (each guard saving and restoring on its own
 // left MPI_ERRORS_RETURN behind when two overlapped). The thread that changes
@@ -31,6 +33,14 @@ class WorldErrorsReturned {
     PMPI_Initialized(&initialized);
     if (!initialized) return;
     counted_ = true;
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    serial_ = level != MPI_THREAD_MULTIPLE;
+    if (serial_) {
+      Shared& s = shared();
+      if (s.guards++ == 0) s.saved = world_returning();
+      return;
+    }
     {
       const std::lock_guard lock(shared().mutex);
       ++shared().guards;
@@ -41,6 +51,11 @@ class WorldErrorsReturned {
   }
   ~WorldErrorsReturned() {
     if (!counted_) return;
+    if (serial_) {
+      Shared& s = shared();
+      if (--s.guards == 0 && s.saved != MPI_ERRHANDLER_NULL) world_back_to(s.saved);
+      return;
+    }
     {
       const std::lock_guard lock(shared().mutex);
       --shared().guards;
@@ -85,23 +100,41 @@ class WorldErrorsReturned {
         }
       }
       if (set_returning) {
-        MPI_Errhandler program = MPI_ERRHANDLER_NULL;
-        if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) {
-          const std::lock_guard lock(s.mutex);
+        const MPI_Errhandler program = world_returning();
+        const std::lock_guard lock(s.mutex);
+        if (program == MPI_ERRHANDLER_NULL) {
           s.changing = false;
           return;
         }
-        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-        const std::lock_guard lock(s.mutex);
         s.saved = program;
       } else {
-        PMPI_Comm_set_errhandler(MPI_COMM_WORLD, restore);
-        PMPI_Errhandler_free(&restore);
+        world_back_to(restore);
       }
     }
   }
 
+  // The two switches of the handler. Without MPI_THREAD_MULTIPLE no two
+  // threads are in MPI (nor in these guards, which live inside MPI calls and
+  // MPICH's callbacks) at once: the first guard and the last one call them
+  // directly, without the lock and settle().
+  //
+  // Sets MPI_ERRORS_RETURN; returns the program's handler, or
+  // MPI_ERRHANDLER_NULL (and changes nothing) if it cannot be read.
+  static MPI_Errhandler world_returning() noexcept {
+    MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+    if (PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &program) != MPI_SUCCESS) return MPI_ERRHANDLER_NULL;
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    return program;
+  }
+  // Sets `program` back and frees the reference to it (null afterwards).
+  static void world_back_to(MPI_Errhandler& program) noexcept {
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, program);
+    PMPI_Errhandler_free(&program);
+    program = MPI_ERRHANDLER_NULL;
+  }
+
   bool counted_ = false;
+  bool serial_ = false;  // the thread level is below MPI_THREAD_MULTIPLE
 };
 
 }  // namespace distopo::detail

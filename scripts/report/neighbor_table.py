@@ -5,6 +5,7 @@ its ratio to a baseline measured in the same run (default: MPICH).
 
     python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node.jsonl
     python3 scripts/report/neighbor_table.py docs/results/neighbor/algorithms.jsonl --baseline direct
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node_quiet.jsonl --busy 0 --summary
 """
 import argparse
 import json
@@ -16,10 +17,36 @@ def name(row):
     return row.get("algorithm", row["impl"]) if row["impl"] == "distopo" else "mpich"
 
 
+def describe(values):
+    geo = math.exp(sum(math.log(v) for v in values) / len(values))
+    return (f"{len(values)} | {geo:.2f} | {min(values):.2f} | {max(values):.2f} | "
+            f"{sum(v > 1.05 for v in values)}")
+
+
+def summary(cells, others, baseline):
+    """Per (P, form) and implementation: cells, geometric mean, min, max of
+    the ratio, and the cells above 1.05."""
+    print(f"| P | form | implementation | cells | geometric mean /{baseline} | min | max | cells above 1.05 |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|")
+    groups = OrderedDict()
+    for (topology, p, per_node, form, op, size), times in cells.items():
+        for i in others:
+            if i in times and baseline in times:
+                groups.setdefault((p, form, i), []).append(times[i] / times[baseline])
+    for (p, form, i), values in sorted(groups.items()):
+        print(f"| {p} | {form} | {i} | {describe(values)} |")
+    for i in others:
+        values = [v for (p, form, j), vs in groups.items() if j == i for v in vs]
+        if values:
+            print(f"| all | all | {i} | {describe(values)} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("rows", help="JSON-lines file of neighbor_bench")
     parser.add_argument("--baseline", default="mpich", help="implementation the ratios divide by (mpich, direct, ...)")
+    parser.add_argument("--busy", type=int, help="only rows measured beside this many busy processes")
+    parser.add_argument("--summary", action="store_true", help="one line per (P, form) instead of one per cell")
     args = parser.parse_args()
     cells = OrderedDict()
     impls = []
@@ -28,12 +55,17 @@ def main():
             if not line.startswith("{"):
                 continue
             r = json.loads(line)
+            if args.busy is not None and r.get("busy_processes") != args.busy:
+                continue
             key = (r["topology"], r["P"], r.get("ranks_per_node", "-"), r.get("form", "blocking"), r["op"], r["bytes"])
             impl = name(r)
             if impl not in impls:
                 impls.append(impl)
             cells.setdefault(key, {})[impl] = r["median_time_s"]
     others = [i for i in impls if i != args.baseline]
+    if args.summary:
+        summary(cells, others, args.baseline)
+        return
     head = ["topology", "P", "ranks/node", "form", "op", "bytes"] + [f"{i} us" for i in impls]
     head += [f"{i}/{args.baseline}" for i in others]
     print("| " + " | ".join(head) + " |")

@@ -67,6 +67,7 @@ out=${out:-$build/results/scaling_smpi.jsonl}
 source "$root/scripts/smpi/smpi_common.sh"
 smpi_build "$build" edge_exchange_sim distopo_actor_heap_meter
 smpi_simgrid "$build" "$stock_simgrid"
+smpi_code_version
 mkdir -p "$log_dir" "$(dirname "$out")"
 touch "$out"
 
@@ -115,7 +116,7 @@ for p in "${sizes[@]}"; do
         echo "FAIL  $label (see $log)" >&2
         exit 1
       }
-      cost=",\"simgrid\":\"$simgrid_label\",\"sim_wall_s\":$(( $(date +%s) - start ))"
+      cost=",\"commit\":\"$smpi_code\",\"simgrid\":\"$simgrid_label\",\"sim_wall_s\":$(( $(date +%s) - start ))"
       [ -s "$log.rss" ] && cost+=",\"sim_peak_rss_mib\":$(( $(tail -n 1 "$log.rss") / 1024 ))"
       rows=$(grep '^{' "$log" | sed "s/}\$/$cost}/")
       [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }

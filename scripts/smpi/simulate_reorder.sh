@@ -59,6 +59,7 @@ out=${out:-$build/results/reorder_smpi.jsonl}
 source "$root/scripts/smpi/smpi_common.sh"
 smpi_build "$build" reorder_sim
 smpi_simgrid "$build" "$stock_simgrid"
+smpi_code_version
 mkdir -p "$log_dir" "$(dirname "$out")"
 touch "$out"
 
@@ -106,7 +107,7 @@ for p in "${sizes[@]}"; do
       # The simulator's own cost and the host's load (1-minute load average
       # at start and end): charged runs measure CPU time on a shared machine.
       load_end=$(cut -d' ' -f1 /proc/loadavg)
-      cost=",\"iprobe_s\":$iprobe,\"simgrid\":\"$simgrid_label\",\"run_families\":${#todo[@]},\"sim_wall_s\":$(($(date +%s) - start)),\"loadavg\":[$load_start,$load_end]"
+      cost=",\"commit\":\"$smpi_code\",\"iprobe_s\":$iprobe,\"simgrid\":\"$simgrid_label\",\"run_families\":${#todo[@]},\"sim_wall_s\":$(($(date +%s) - start)),\"loadavg\":[$load_start,$load_end]"
       [ -s "$log.rss" ] && cost+=",\"sim_peak_rss_mib\":$(($(tail -n 1 "$log.rss") / 1024))"
       rows=$(grep '^{' "$log" | sed "s/}\$/$cost}/")
       [ -n "$rows" ] || { echo "FAIL  $label: no rows (see $log)" >&2; exit 1; }

@@ -104,3 +104,10 @@ for line in lines:
 sys.exit(1)
 PY
 }
+
+# Sets smpi_code: the commit whose code the build simulates, with "+" when
+# tracked files differ from it (rows carry it as "commit").
+smpi_code_version() {
+  smpi_code=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$root" diff --quiet HEAD 2>/dev/null || smpi_code+="+"
+}

@@ -415,6 +415,7 @@ TEST_F(EdgeLists, OwnEdgesSortedByNeighborAndWeight) {
       {1 << 24, 1 << 30, 3000, "more neighbors than edges: (neighbor, weight) keys of 64 bits"},
       {1 << 12, 1 << 10, 3000, "more neighbors than edges: keys of 32 bits"},
       {3, 1, 50, "one weight"},
+      {5, 1 << 30, 40, "a few edges: sorted on the stack"},
   };
   for (const Case& c : cases) {
     for (const bool out : {true, false}) {

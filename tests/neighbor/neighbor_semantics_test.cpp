@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "distopo/neighbor/nonblocking_request.hpp"
 #include "neighbor_testing.hpp"
 
 namespace {
@@ -86,6 +89,58 @@ TEST(NeighborRequests, WaitallAndTestallWithOtherRequests) {
   int done = 0;
   while (!done) MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE);
   EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+// Polled while part of its messages have arrived, then waited for: the
+// wait completes what the polls found complete too. Rank 1 starts late (after
+// rank 0 has polled), so rank 0's receive from its -1 neighbor, rank P-1,
+// tends to be complete and the one from rank 1 not when it polls. A
+// persistent request whose completed messages were left active could not be
+// started again.
+TEST(NeighborRequests, PolledInPartThenWaited) {
+  if (world_size() < 3) GTEST_SKIP() << "needs 3 ranks (a neighbor that starts late and one that does not)";
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  const int p = comm.size();
+  std::vector<int> send(2), recv(2, -1);
+  distopo::PersistentRequest persistent = distopo::neighbor_alltoall_init(comm, send, recv);
+  // Rank P-1 tells rank 0 it started; rank 0 tells rank 1 it polled.
+  const auto start_in_turn = [&](const std::function<void()>& start, const std::function<void()>& poll) {
+    int token = 0;
+    if (me == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    start();
+    if (me == p - 1) MPI_Send(&token, 1, MPI_INT, 0, 8, MPI_COMM_WORLD);
+    if (me == 0) {
+      MPI_Recv(&token, 1, MPI_INT, p - 1, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      for (int i = 0; i < 100; ++i) poll();
+      MPI_Send(&token, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+    }
+  };
+  for (int round = 0; round < 3; ++round) {
+    send = {100 * round + 10 * me, 100 * round + 10 * me + 1};
+    std::fill(recv.begin(), recv.end(), -1);
+    bool done = false;
+    start_in_turn([&] { persistent.start(); }, [&] { done = done || persistent.test(); });
+    if (!done) persistent.wait();
+    ASSERT_EQ(recv, ring_expected(comm, 100 * round)) << "persistent, round " << round;
+  }
+  for (const char* how : {"MPI_Waitall", "NonblockingRequest::wait"}) {
+    send = {10 * me, 10 * me + 1};
+    std::fill(recv.begin(), recv.end(), -1);
+    MPI_Request request = MPI_REQUEST_NULL;
+    int done = 0;
+    start_in_turn([&] { request = distopo::ineighbor_alltoall(comm, send, recv); },
+                  [&] {
+                    if (!done) PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+                  });
+    if (std::string(how) == "MPI_Waitall") {
+      PMPI_Waitall(1, &request, MPI_STATUSES_IGNORE);
+    } else if (!done) {
+      distopo::NonblockingRequest::find(request)->wait(&request);
+    }
+    EXPECT_EQ(request, MPI_REQUEST_NULL) << how;
+    EXPECT_EQ(recv, ring_expected(comm, 0)) << how;
+  }
 }
 
 TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
@@ -200,6 +255,97 @@ TEST(NeighborErrors, OneRankBadInputOnDenseMultigraphDoesNotHang) {
   recv.assign(c.in_ranks.size(), -1);
   distopo::neighbor_alltoall(c.comm, std::span<const int>(send.data(), c.out_ranks.size()), recv);
   EXPECT_EQ(recv, expected);
+}
+
+// A truncated receive on rank 0 (its slots hold 1 int, its neighbors send
+// 2), seen while the collective is polled. Through MPICH's own completion
+// calls (PMPI_: no C API library in between) the failure reaches
+// MPI_COMM_WORLD's handler once, with its class, when the request completes
+// (not while it is polled); through distopo's request classes it is thrown,
+// and MPI_COMM_WORLD's handler never sees it. The program's handler is in
+// place again after every call.
+int world_handler_calls = 0;
+int world_handler_class = MPI_SUCCESS;
+void record_world_error(MPI_Comm*, int* code, ...) {
+  ++world_handler_calls;
+  MPI_Error_class(*code, &world_handler_class);
+}
+
+TEST(NeighborErrors, TruncationWhilePollingReachesTheRightHandler) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks (alone, a rank's messages are its own)";
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  const int recvcount = me == 0 ? 1 : 2;
+  MPI_Errhandler recording = MPI_ERRHANDLER_NULL;
+  MPI_Comm_create_errhandler(record_world_error, &recording);
+  MPI_Errhandler program = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &program);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, recording);
+  const auto handler_is_recording = [&] {
+    MPI_Errhandler now = MPI_ERRHANDLER_NULL;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &now);
+    const bool same = now == recording;
+    MPI_Errhandler_free(&now);
+    return same;
+  };
+  std::vector<int> send = {10 * me, 10 * me + 1, 10 * me + 2, 10 * me + 3}, recv(4, -1);
+  // Slot 0 holds the -1 neighbor's second block, slot 1 the +1 neighbor's first.
+  const int below = (me + comm.size() - 1) % comm.size(), above = (me + 1) % comm.size();
+  const std::vector<int> expected = {10 * below + 2, 10 * below + 3, 10 * above, 10 * above + 1};
+  const auto start = [&] {
+    std::fill(recv.begin(), recv.end(), -1);
+    MPI_Request request = MPI_REQUEST_NULL;
+    distopo::raw::ineighbor_alltoall(send.data(), 2, MPI_INT, recv.data(), recvcount, MPI_INT, comm, &request);
+    return request;
+  };
+  for (const char* how : {"MPI_Wait", "MPI_Test"}) {
+    world_handler_calls = 0;
+    world_handler_class = MPI_SUCCESS;
+    MPI_Request request = start();
+    int rc = MPI_SUCCESS;
+    if (std::string(how) == "MPI_Wait") {
+      rc = PMPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else {
+      int done = 0;
+      while (!done && rc == MPI_SUCCESS) rc = PMPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    }
+    int rc_class = MPI_SUCCESS;
+    MPI_Error_class(rc, &rc_class);
+    EXPECT_EQ(rc_class, me == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS) << how;
+    EXPECT_EQ(world_handler_calls, me == 0 ? 1 : 0) << how;
+    EXPECT_EQ(world_handler_class, me == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS) << how;
+    EXPECT_EQ(request, MPI_REQUEST_NULL) << how;
+    EXPECT_TRUE(handler_is_recording()) << how;
+    if (me != 0) {
+      EXPECT_EQ(recv, expected) << how;
+    }
+  }
+  // distopo's own completion: the collective's class, thrown.
+  world_handler_calls = 0;
+  MPI_Request request = start();
+  const int thrown = error_class_of([&] {
+    distopo::NonblockingRequest* collective = distopo::NonblockingRequest::find(request);
+    ASSERT_NE(collective, nullptr);
+    while (!collective->test(&request)) {
+    }
+  });
+  EXPECT_EQ(thrown, me == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  distopo::PersistentRequest persistent =
+      distopo::raw::neighbor_alltoall_init(send.data(), 2, MPI_INT, recv.data(), recvcount, MPI_INT, comm);
+  for (int round = 0; round < 2; ++round) {
+    const int persistent_thrown = error_class_of([&] {
+      persistent.start();
+      while (!persistent.test()) {
+      }
+    });
+    EXPECT_EQ(persistent_thrown, me == 0 ? MPI_ERR_TRUNCATE : MPI_SUCCESS) << "round " << round;
+  }
+  EXPECT_EQ(world_handler_calls, 0);
+  EXPECT_TRUE(handler_is_recording());
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, program);
+  MPI_Errhandler_free(&program);
+  MPI_Errhandler_free(&recording);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <span>
 
 namespace distopo {
 
@@ -53,7 +54,9 @@ void share_channels(MPI_Comm parent, MPI_Comm derived);
 // attributes) when the family has none with room. Members of one family must
 // take their leases in the same order on every rank, which holds when their
 // first neighborhood collectives are called in the same order; otherwise
-// every rank throws MPI_ERR_OTHER.
-ChannelLease lease_channel(MPI_Comm comm, const char* caller);
+// every rank throws MPI_ERR_OTHER. `also_max` rides on the same allreduce
+// (MPI_MAX, in place), so a caller with its own values to agree on the
+// first use of `comm` pays one collective, not two.
+ChannelLease lease_channel(MPI_Comm comm, const char* caller, std::span<long long> also_max = {});
 
 }  // namespace distopo

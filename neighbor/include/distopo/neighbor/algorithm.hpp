@@ -9,10 +9,9 @@
 //               direct; the blocks one node sends another travel as one
 //               message per node pair, gathered and scattered on the nodes
 //               by relay ranks spread over them
-//   automatic   chosen at plan time, the same on every rank: aggregated when
-//               the ranks sit on several machine nodes (not emulated ones)
-//               and aggregation removes enough messages between nodes; then
-//               only blocks up to a size limit take the relays
+//   automatic   the default: direct, since aggregation was slower in every
+//               measurement so far, on one machine and simulated between
+//               nodes (docs/results/neighbor/); aggregated is asked for
 //
 // Settings, read when the plan is made (the first collective on the
 // communicator, or the first *_init), each the same on every rank:
@@ -21,7 +20,7 @@
 //   info key distopo_neighbor_aggregate_max_bytes = N: with aggregation,
 //            blocks of more than N bytes go direct
 //            (environment DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES; default:
-//            no limit when aggregated is asked for, 1024 under auto)
+//            no limit)
 //   info key distopo_ranks_per_node = k: nodes of k consecutive ranks
 //            (environment DISTOPO_RANKS_PER_NODE; otherwise the nodes of
 //            MPI_Comm_split_type(MPI_COMM_TYPE_SHARED))
@@ -44,8 +43,8 @@ struct NeighborAlgorithmChoice {
   NeighborAlgorithm algorithm;  // what the collectives use: direct or aggregated
   // With aggregation, blocks of at most this many bytes take the relays.
   std::uint64_t aggregate_max_bytes;
-  int node_count;       // machine nodes of the communicator's ranks
-  bool emulated_nodes;  // nodes from distopo_ranks_per_node
+  int node_count;       // machine nodes of the communicator's ranks (aggregated only; 1 otherwise)
+  bool emulated_nodes;  // nodes from distopo_ranks_per_node (aggregated only)
 };
 
 // The plan's choice for `comm` (a communicator with a topology). Makes the

@@ -4,8 +4,9 @@
 // the collective's point-to-point requests, so MPICH's MPI_Wait, MPI_Test and
 // friends complete it. Two things stay MPICH's there: MPI_Request_get_status
 // never completes it (MPICH does not call a generalized request's poll
-// function there), and a failure comes back as class MPI_ERR_OTHER raised on
-// MPI_COMM_WORLD's error handler (a generalized request has no communicator).
+// function there), and a failure (with the collective's error class) is
+// raised on MPI_COMM_WORLD's error handler (a generalized request has no
+// communicator).
 //
 // A caller that intercepts completion calls completes the request through
 // this class instead, and gets the standard's behaviour: the C API library
