@@ -19,6 +19,8 @@
 #   --model LIST           overheads,no_overheads               (default: overheads)
 #   --ranks-per-node N     ranks per host                       (default: 64)
 #   --reps N               timed calls per block size           (default: 3)
+#   --poll-cost SECONDS    what one MPI_Iprobe or MPI_Test costs (default: the model's, 1e-7);
+#                          rows then carry poll_cost_s: give them an --out of their own
 #   --verify               private buffers, contents checked (small P only: no shared buffers)
 #   --out FILE             JSON lines, appended (default BUILD-DIR/results/neighbor_smpi.jsonl;
 #                          the committed rows are docs/results/neighbor/smpi.jsonl: name it to add to them)
@@ -30,6 +32,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 patterns=stencil27,laplace27_metis,random_kout impls=direct,distopo algorithms=auto forms=persistent,blocking
 bytes=8,64,256,1024,4096,16384,65536 models=overheads per_node=64 reps=3 verify=() out="" log_dir="" skip_done=0
+poll_cost=""
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
     --model) models=$2; shift 2 ;;
     --ranks-per-node) per_node=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --poll-cost) poll_cost=$2; shift 2 ;;
     --verify) verify=(--verify); shift ;;
     --out) out=$2; shift 2 ;;
     --build-dir) build=$(realpath -m "$2"); shift 2 ;;
@@ -66,9 +70,17 @@ touch "$out"
 commit=$(git -C "$root" rev-parse --short HEAD)
 [ -z "$(git -C "$root" status --porcelain -- core neighbor distgraph mapping bench/smpi CMakeLists.txt)" ] || commit+="+"
 
+poll_cfg=() poll_key=() poll_field=""
+if [ -n "$poll_cost" ]; then
+  poll_cfg=(--cfg=smpi/iprobe:"$poll_cost" --cfg=smpi/test:"$poll_cost")
+  poll_key=("poll_cost_s=$poll_cost")
+  poll_field=",\"poll_cost_s\":$poll_cost"
+fi
+
 for p in "${sizes[@]}"; do
   for model in ${models//,/ }; do
     neighbor_model "$model"
+    model_cfg+=("${poll_cfg[@]}")
     neighbor_platform "$build" "$p" "$per_node"
     for pattern in ${patterns//,/ }; do
       for impl in ${impls//,/ }; do
@@ -81,7 +93,8 @@ for p in "${sizes[@]}"; do
           for form in ${forms//,/ }; do
             for b in ${bytes//,/ }; do
               if [ "$skip_done" -eq 1 ] && smpi_row_done "$out" "P=$p" "model=$model" "pattern=$pattern" \
-                "impl=$impl" "algorithm=$algorithm" "form=$form" "bytes=$b" "ranks_per_node=$per_node"; then
+                "impl=$impl" "algorithm=$algorithm" "form=$form" "bytes=$b" "ranks_per_node=$per_node" \
+                "${poll_key[@]}"; then
                 continue
               fi
               [[ " ${todo_forms[*]} " == *" $form "* ]] || todo_forms+=("$form")
@@ -92,7 +105,7 @@ for p in "${sizes[@]}"; do
             echo "skip  $label"
             continue
           fi
-          log="$log_dir/neighbor_${model}_${pattern}_${impl}_${algorithm}_${p}_${per_node}pn.log"
+          log="$log_dir/neighbor_${model}_${pattern}_${impl}_${algorithm}_${p}_${per_node}pn${poll_cost:+_poll$poll_cost}.log"
           algorithm_args=()
           [ "$impl" = distopo ] && algorithm_args=(--algorithm "$algorithm")
           start=$(date +%s)
@@ -107,7 +120,7 @@ for p in "${sizes[@]}"; do
             while IFS= read -r line; do
               printf '%s\n' "$line" >>"$log.rows"
               case "$line" in
-                "{"*) printf '%s\n' "${line%\}},\"commit\":\"$commit\",\"simgrid\":\"patched\",\"sim_elapsed_s\":$(($(date +%s) - start))}" >>"$out" ;;
+                "{"*) printf '%s\n' "${line%\}},\"commit\":\"$commit\",\"simgrid\":\"patched\"$poll_field,\"sim_elapsed_s\":$(($(date +%s) - start))}" >>"$out" ;;
               esac
             done; then
             echo "FAIL  $label (see $log)" >&2
