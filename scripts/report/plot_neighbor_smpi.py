@@ -47,8 +47,10 @@ def label(row):
 def style(row):
     color = "tab:red" if row["impl"] == "direct" else {"direct": "tab:gray", "aggregated": "tab:blue",
                                                        "auto": "tab:green"}.get(row["algorithm"], "tab:purple")
+    # MPICH's algorithm wide and beneath: distopo's direct algorithm often lies on it.
+    wide = dict(linewidth=5, alpha=0.4, zorder=1) if row["impl"] == "direct" else dict(zorder=2)
     return dict(color=color, linestyle="-" if row["form"] == "persistent" else "--",
-                marker="o" if row["form"] == "persistent" else "s", markersize=4)
+                marker="o" if row["form"] == "persistent" else "s", markersize=4, **wide)
 
 
 def curves(rows, x_field):
