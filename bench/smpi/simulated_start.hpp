@@ -29,4 +29,21 @@ inline double start_together(double guard) {
   return start;
 }
 
+// The end of a timed call that started at `start` (start_together): returns
+// the time this rank took, then waits in simulated time until `start +
+// guard` before the caller's next MPI call. Where receive overheads are
+// charged as messages arrive (smpi/overheads-timeline), a rank that is done
+// must not send the messages of the next step (the allreduce that takes the
+// maximum) to ranks still inside the timed call: their processing would be
+// charged to the call. Throws if this rank took longer than `guard`.
+inline double finish_together(double start, double guard) {
+  const double elapsed = MPI_Wtime() - start;
+  const double idle = start + guard - MPI_Wtime();
+  if (idle <= 0) throw std::runtime_error("the end guard is too short for this call");
+  smpi_bench_end();
+  sg_actor_sleep_for(idle);
+  smpi_bench_begin();
+  return elapsed;
+}
+
 }  // namespace bench

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Markdown tables of neighbor_bench rows (JSON lines): per cell (topology, P,
-ranks per node, form, operation, block size) each implementation's time and
-its ratio to a baseline measured in the same run (default: MPICH).
+"""Markdown tables of neighbor_bench rows, or of the simulated rows of
+bench/smpi/neighbor_sim (JSON lines): per cell (topology, P, ranks per node,
+form, operation, block size) each implementation's time and its ratio to a
+baseline measured in the same run (default: MPICH). A simulated row's
+topology is its pattern and machine model ("stencil27/overheads").
 
     python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node.jsonl
     python3 scripts/report/neighbor_table.py docs/results/neighbor/algorithms.jsonl --baseline direct
     python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node_quiet.jsonl --busy 0 --summary
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi.jsonl
 """
 import argparse
 import json
@@ -15,6 +18,16 @@ from collections import OrderedDict
 
 def name(row):
     return row.get("algorithm", row["impl"]) if row["impl"] == "distopo" else "mpich"
+
+
+def topology(row):
+    if "pattern" in row:
+        return f"{row['pattern']}/{row['model']}"
+    return row["topology"]
+
+
+def time_of(row):
+    return row["median_time_s"] if "median_time_s" in row else row["time_s"]
 
 
 def describe(values):
@@ -43,7 +56,7 @@ def summary(cells, others, baseline):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("rows", help="JSON-lines file of neighbor_bench")
+    parser.add_argument("rows", help="JSON-lines file of neighbor_bench or neighbor_sim")
     parser.add_argument("--baseline", default="mpich", help="implementation the ratios divide by (mpich, direct, ...)")
     parser.add_argument("--busy", type=int, help="only rows measured beside this many busy processes")
     parser.add_argument("--summary", action="store_true", help="one line per (P, form) instead of one per cell")
@@ -57,11 +70,11 @@ def main():
             r = json.loads(line)
             if args.busy is not None and r.get("busy_processes") != args.busy:
                 continue
-            key = (r["topology"], r["P"], r.get("ranks_per_node", "-"), r.get("form", "blocking"), r["op"], r["bytes"])
+            key = (topology(r), r["P"], r.get("ranks_per_node", "-"), r.get("form", "blocking"), r["op"], r["bytes"])
             impl = name(r)
             if impl not in impls:
                 impls.append(impl)
-            cells.setdefault(key, {})[impl] = r["median_time_s"]
+            cells.setdefault(key, {})[impl] = time_of(r)
     others = [i for i in impls if i != args.baseline]
     if args.summary:
         summary(cells, others, args.baseline)

@@ -1,30 +1,38 @@
 #!/usr/bin/env bash
 # Builds the SimGrid library the simulations run on: Debian's own simgrid
-# source package, the version libsimgrid-dev installed, with one patch
-# (simgrid-3.32-detached-comms.patch) that changes the simulator's cost and
-# not its model. SimGrid 3.32 keeps every detached (eager) message in one
-# std::list and removes it from there, by a linear scan, each time a message
-# completes: with P ranks sending at once each completion costs O(P), and
-# distopo's exchange at 16384 ranks did not finish in an hour. The patch keeps
-# them in a hash map instead. Same simulated times: docs/results/scaling/README.md.
+# source package, the version libsimgrid-dev installed, with the patches
+# scripts/smpi/simgrid-<version>-*.patch, applied in name order:
+#   - detached-comms changes the simulator's cost and not its model. SimGrid
+#     3.32 keeps every detached (eager) message in one std::list and removes it
+#     from there, by a linear scan, each time a message completes: with P ranks
+#     sending at once each completion costs O(P), and distopo's exchange at
+#     16384 ranks did not finish in an hour. The patch keeps them in a hash map
+#     instead. Same simulated times: docs/results/scaling/README.md.
+#   - overheads-timeline adds a setting, smpi/overheads-timeline (off by
+#     default, so other runs are unchanged), that charges each rank's send and
+#     receive overheads on one timeline, receive overheads at arrival: see the
+#     patch and docs/results/neighbor/README.md.
 #
 # Usage: bash scripts/smpi/build_simgrid.sh [PREFIX]
 #   PREFIX defaults to build-smpi/simgrid; prints the library's path,
 #   PREFIX/lib/libsimgrid.so.<version>, which simulate.sh preloads.
-#   Cached: nothing is done when that library exists.
+#   Cached: nothing is done when that library exists and was built with the
+#   same patches (PREFIX/lib/patches.sha256).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(realpath -m "${1:-$root/build-smpi/simgrid}")
 source_version=$(dpkg-query -W -f='${source:Version}' libsimgrid-dev)
 upstream=${source_version%%-*}
-patch_file="$root/scripts/smpi/simgrid-$upstream-detached-comms.patch"
+patches=("$root/scripts/smpi/simgrid-$upstream-"*.patch)
 library="$prefix/lib/libsimgrid.so.$upstream"
+stamp="$prefix/lib/patches.sha256"
+patch_sums=$(cd "$root/scripts/smpi" && sha256sum "${patches[@]##*/}" 2>/dev/null || true)
 
-if [ -e "$library" ]; then
+if [ -e "$library" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$patch_sums" ]; then
   echo "$library"
   exit 0
 fi
-[ -f "$patch_file" ] || { echo "build_simgrid.sh: no patch for SimGrid $upstream ($patch_file)" >&2; exit 1; }
+[ -f "${patches[0]}" ] || { echo "build_simgrid.sh: no patch for SimGrid $upstream (${patches[0]})" >&2; exit 1; }
 
 work="$prefix/work"
 mkdir -p "$work"
@@ -36,7 +44,9 @@ tarball=$(bash "$root/scripts/setup/debian_source.sh" simgrid "$source_version" 
 rm -rf "$work/src"
 mkdir -p "$work/src"
 tar -xf "$tarball" -C "$work/src" --strip-components=1
-patch -d "$work/src" -p1 --quiet <"$patch_file"
+for patch_file in "${patches[@]}"; do
+  patch -d "$work/src" -p1 --quiet <"$patch_file"
+done
 
 # Debian's configuration minus what SMPI does not use (Java, ns-3, docs, MC).
 # From inside $work: one of SimGrid's configure checks copies a program into
@@ -48,6 +58,7 @@ cmake -S "$work/src" -B "$work/build" -DCMAKE_BUILD_TYPE= -DCMAKE_C_FLAGS=-O3 -D
 cmake --build "$work/build" -j "$(nproc)" --target simgrid >"$work/build.log" 2>&1
 mkdir -p "$prefix/lib"
 cp -P "$work/build/lib/"libsimgrid.so* "$prefix/lib/"
+echo "$patch_sums" >"$stamp"
 [ -e "$library" ] || { echo "build_simgrid.sh: $library was not built (see $work/build.log)" >&2; exit 1; }
 rm -rf "$work/src" "$work/build"
 echo "$library"
