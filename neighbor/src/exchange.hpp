@@ -172,6 +172,10 @@ class RelayExchange {
   void step_send_relay() noexcept;
   void step_receive_relay() noexcept;
   void step_destination() noexcept;
+  // Unpacks the message of receive relay j, which has arrived.
+  void take_from_receive_relay(std::size_t j) noexcept;
+  // Tests the sends still in flight (once nothing is left to receive).
+  void test_sends() noexcept;
   void fail(int code, bool receive, int peer) noexcept;
 
   std::shared_ptr<const Plan> plan_;

@@ -46,15 +46,19 @@ bool receive_next(MPI_Comm channel, int source, int tag, std::vector<unsigned ch
   MPI_Status status;
   *rc = PMPI_Iprobe(source, tag, channel, &flag, &status);
   if (*rc != MPI_SUCCESS || !flag) return false;
+  *from = status.MPI_SOURCE;
+  receive_probed(channel, status, tag, buffer, rc);
+  return true;
+}
+
+void receive_probed(MPI_Comm channel, MPI_Status status, int tag, std::vector<unsigned char>& buffer, int* rc) {
   MPI_Count bytes = 0;
   *rc = mpi::message_bytes(&status, &bytes);
-  if (*rc != MPI_SUCCESS) return false;
+  if (*rc != MPI_SUCCESS) return;
   buffer.resize(static_cast<std::size_t>(bytes));
-  *from = status.MPI_SOURCE;
   MPI_Request request = MPI_REQUEST_NULL;
   *rc = mpi::irecv(buffer.data(), bytes, MPI_PACKED, status.MPI_SOURCE, tag, channel, &request);
   if (*rc == MPI_SUCCESS) *rc = PMPI_Wait(&request, MPI_STATUS_IGNORE);
-  return true;
 }
 
 }  // namespace relay
@@ -120,6 +124,8 @@ void RelayExchange::begin(Tags tags) noexcept {
   run.from_relay_requests.assign(r.from_receive_relays.size(), MPI_REQUEST_NULL);
   run.from_relay_done.assign(r.from_receive_relays.size(), 0);
   run.from_relays_left = r.from_receive_relays.size();
+  run.completed_indices.resize(r.from_receive_relays.size());
+  run.completed_statuses.resize(r.from_receive_relays.size());
   run.empty_receives.clear();
   for (std::size_t j = 0; j < r.from_receive_relays.size() && !drop_; ++j) {
     const auto& message = r.from_receive_relays[j];
@@ -225,87 +231,61 @@ bool RelayExchange::step() noexcept {
   step_send_relay();
   step_receive_relay();
   step_destination();
+  // A poll tests no send: eager sends complete on their own, others as their
+  // receivers take them, which the probes and tests of the receiving side
+  // progress. Testing each at every poll cost a call per request and poll.
+  const Run& run = *run_;
+  if (run.from_relays_left == 0 && run.participants_left == 0 && run.in_pairs_left == 0) test_sends();
   return complete();
+}
+
+void RelayExchange::test_sends() noexcept {
+  Run& run = *run_;
+  const auto failed_send = [this](int rc) { fail(rc, false, -1); };
+  relay::test_all(run.to_relay_requests, failed_send);
+  relay::test_all(run.out_pair_requests, failed_send);
+  relay::test_all(run.to_destination_requests, failed_send);
 }
 
 void RelayExchange::step_destination() noexcept {
   const Routes& r = *plan_->routes;
-  const std::uint64_t limit = plan_->selection.aggregate_max_bytes;
   Run& run = *run_;
-  const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
-  relay::test_all(run.to_relay_requests, failed_send(-1));
-  // As a destination: unpack what the receive relays bring.
-  for (std::size_t j = 0; j < r.from_receive_relays.size(); ++j) {
-    if (run.from_relay_done[j]) continue;
-    const auto& message = r.from_receive_relays[j];
-    auto& data = run.from_relays[j];
-    if (drop_) {
+  // As a destination: unpack what the receive relays bring, in the order it
+  // comes (one test call for all of them).
+  if (drop_) {
+    for (std::size_t j = 0; j < r.from_receive_relays.size(); ++j) {
+      if (run.from_relay_done[j]) continue;
+      const int relay = r.from_receive_relays[j].relay;
       int from = 0, rc = MPI_SUCCESS;
-      if (!relay::receive_next(channel_, message.relay, run.tags.scatter, data, &from, &rc)) {
-        if (rc != MPI_SUCCESS) fail(rc, true, message.relay);
-        continue;
+      if (relay::receive_next(channel_, relay, run.tags.scatter, run.from_relays[j], &from, &rc)) {
+        take_from_receive_relay(j);
+      } else if (rc != MPI_SUCCESS) {
+        fail(rc, true, relay);
       }
-    } else {
-      int flag = 0;
-      const int rc = PMPI_Test(&run.from_relay_requests[j], &flag, MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) {
-        fail(rc, true, message.relay);
+    }
+  } else if (run.from_relays_left > 0) {
+    // MPI_Testsome: one progress call for all of them in MPICH. (SMPI's
+    // MPI_Testany would lengthen its injected wait with every call that finds
+    // nothing, whatever smpi/grow-injected-times says.)
+    const int count = static_cast<int>(run.from_relay_requests.size());
+    int completed = 0;
+    const int rc = count == 0 ? MPI_SUCCESS
+                              : PMPI_Testsome(count, run.from_relay_requests.data(), &completed,
+                                              run.completed_indices.data(), run.completed_statuses.data());
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
+      fail(rc, true, -1);
+    } else if (count > 0 && completed != MPI_UNDEFINED) {
+      for (int k = 0; k < completed; ++k) {
+        const auto j = static_cast<std::size_t>(run.completed_indices[static_cast<std::size_t>(k)]);
+        const int code = rc == MPI_ERR_IN_STATUS ? run.completed_statuses[static_cast<std::size_t>(k)].MPI_ERROR : rc;
+        if (code == MPI_SUCCESS) {
+          take_from_receive_relay(j);
+          continue;
+        }
+        fail(code, true, r.from_receive_relays[j].relay);
         run.from_relay_requests[j] = MPI_REQUEST_NULL;
         run.from_relay_done[j] = 1;
         --run.from_relays_left;
-        continue;
-      }
-      if (!flag) continue;
-    }
-    run.from_relay_done[j] = 1;
-    --run.from_relays_left;
-    std::size_t offset = 2 * kWord * message.groups.size();
-    for (std::size_t n = 0; n < message.groups.size(); ++n) {
-      const auto g = static_cast<std::size_t>(message.groups[n]);
-      const int peer = r.receives[g].peer;
-      const std::size_t total = r.receives[g].slots.size();
-      const Word blocks = offset <= data.size() ? get(data.data(), 2 * n) : kDropped;
-      const Word bytes = offset <= data.size() ? get(data.data(), 2 * n + 1) : 0;
-      // Blocks the sender sent direct that no receive was posted for yet.
-      std::size_t empty = 0;
-      if (drop_) {
-        empty = blocks == kDropped ? total : total - std::min<std::size_t>(total, static_cast<std::size_t>(blocks));
-      } else {
-        std::size_t expected_blocks = 0;
-        Word expected_bytes = 0;
-        for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-          if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
-          ++expected_blocks;
-          expected_bytes += static_cast<Word>(receives.bytes[k]);
-        }
-        if (blocks == kDropped) {
-          empty = expected_blocks;
-        } else if (blocks != expected_blocks || bytes > expected_bytes || offset + bytes > data.size()) {
-          fail(MPI_ERR_TRUNCATE, true, peer);
-        } else if (bytes == expected_bytes) {
-          MPI_Count position = static_cast<MPI_Count>(offset);
-          for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-            if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
-            const Block& b = receives.blocks[k];
-            if (relay::contiguous(b.type)) {
-              if (receives.bytes[k] > 0) {
-                std::memcpy(b.buffer, data.data() + position, static_cast<std::size_t>(receives.bytes[k]));
-              }
-              position += receives.bytes[k];
-            } else if (const int rc = mpi::unpack(data.data(), static_cast<MPI_Count>(data.size()), &position, b.buffer,
-                                                  b.count, b.type);
-                       rc != MPI_SUCCESS) {
-              fail(rc, true, peer);
-              break;
-            }
-          }
-        }
-      }
-      if (blocks != kDropped) offset += static_cast<std::size_t>(bytes);
-      for (std::size_t e = 0; e < empty; ++e) {
-        run.empty_receives.push_back(MPI_REQUEST_NULL);
-        const int rc = PMPI_Irecv(nullptr, 0, MPI_BYTE, peer, run.tags.direct, channel_, &run.empty_receives.back());
-        if (rc != MPI_SUCCESS) fail(rc, true, peer);
       }
     }
   }
@@ -314,7 +294,65 @@ void RelayExchange::step_destination() noexcept {
     // expected there.
     if (!drop_) fail(rc, true, -1);
   });
-  relay::test_all(run.to_relay_requests, failed_send(-1));
+}
+
+void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
+  const Routes& r = *plan_->routes;
+  const std::uint64_t limit = plan_->selection.aggregate_max_bytes;
+  Run& run = *run_;
+  const auto& message = r.from_receive_relays[j];
+  const auto& data = run.from_relays[j];
+  run.from_relay_done[j] = 1;
+  --run.from_relays_left;
+  std::size_t offset = 2 * kWord * message.groups.size();
+  for (std::size_t n = 0; n < message.groups.size(); ++n) {
+    const auto g = static_cast<std::size_t>(message.groups[n]);
+    const int peer = r.receives[g].peer;
+    const std::size_t total = r.receives[g].slots.size();
+    const Word blocks = offset <= data.size() ? get(data.data(), 2 * n) : kDropped;
+    const Word bytes = offset <= data.size() ? get(data.data(), 2 * n + 1) : 0;
+    // Blocks the sender sent direct that no receive was posted for yet.
+    std::size_t empty = 0;
+    if (drop_) {
+      empty = blocks == kDropped ? total : total - std::min<std::size_t>(total, static_cast<std::size_t>(blocks));
+    } else {
+      std::size_t expected_blocks = 0;
+      Word expected_bytes = 0;
+      for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
+        if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
+        ++expected_blocks;
+        expected_bytes += static_cast<Word>(receives.bytes[k]);
+      }
+      if (blocks == kDropped) {
+        empty = expected_blocks;
+      } else if (blocks != expected_blocks || bytes > expected_bytes || offset + bytes > data.size()) {
+        fail(MPI_ERR_TRUNCATE, true, peer);
+      } else if (bytes == expected_bytes) {
+        MPI_Count position = static_cast<MPI_Count>(offset);
+        for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
+          if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
+          const Block& b = receives.blocks[k];
+          if (relay::contiguous(b.type)) {
+            if (receives.bytes[k] > 0) {
+              std::memcpy(b.buffer, data.data() + position, static_cast<std::size_t>(receives.bytes[k]));
+            }
+            position += receives.bytes[k];
+          } else if (const int rc = mpi::unpack(data.data(), static_cast<MPI_Count>(data.size()), &position, b.buffer,
+                                                b.count, b.type);
+                     rc != MPI_SUCCESS) {
+            fail(rc, true, peer);
+            break;
+          }
+        }
+      }
+    }
+    if (blocks != kDropped) offset += static_cast<std::size_t>(bytes);
+    for (std::size_t e = 0; e < empty; ++e) {
+      run.empty_receives.push_back(MPI_REQUEST_NULL);
+      const int rc = PMPI_Irecv(nullptr, 0, MPI_BYTE, peer, run.tags.direct, channel_, &run.empty_receives.back());
+      if (rc != MPI_SUCCESS) fail(rc, true, peer);
+    }
+  }
 }
 
 bool RelayExchange::poll() noexcept {

@@ -47,6 +47,9 @@ void test_all(std::vector<MPI_Request>& requests, Fail&& fail) {
 // The next message of `tag` from `source` (MPI_ANY_SOURCE: any), received
 // whole into `buffer`; false if none has arrived.
 bool receive_next(MPI_Comm channel, int source, int tag, std::vector<unsigned char>& buffer, int* from, int* rc);
+// The message `status` describes (MPI_Iprobe found it), received whole into
+// `buffer`: the next one of `tag` from its source.
+void receive_probed(MPI_Comm channel, MPI_Status status, int tag, std::vector<unsigned char>& buffer, int* rc);
 
 }  // namespace distopo::detail::relay
 
@@ -72,6 +75,8 @@ struct RelayExchange::Run {
   std::vector<MPI_Request> from_relay_requests;
   std::vector<char> from_relay_done;
   std::size_t from_relays_left = 0;
+  std::vector<int> completed_indices;  // MPI_Testsome's, one per receive relay
+  std::vector<MPI_Status> completed_statuses;
   std::vector<MPI_Request> empty_receives;  // direct blocks announced by the relays
   // As a send relay.
   std::vector<std::vector<unsigned char>> participant_data;

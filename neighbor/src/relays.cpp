@@ -30,7 +30,6 @@ void RelayExchange::step_send_relay() noexcept {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
   using Piece = Run::Piece;
-  const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
   // As a send relay: take the participants' messages; a pair complete goes
   // on. One probe of any source finds what came; only when that is a later
   // run's message (a persistent collective reuses its tags) are the
@@ -45,7 +44,8 @@ void RelayExchange::step_send_relay() noexcept {
     }
     if (!flag) break;
     std::ptrdiff_t found = find_rank(r.participants, status.MPI_SOURCE);
-    if (found < 0 || run.participant_done[static_cast<std::size_t>(found)]) {
+    const bool probed = found >= 0 && !run.participant_done[static_cast<std::size_t>(found)];
+    if (!probed) {
       found = -1;
       for (std::size_t q = 0; q < r.participants.size() && found < 0; ++q) {
         if (run.participant_done[q]) continue;
@@ -61,7 +61,10 @@ void RelayExchange::step_send_relay() noexcept {
     const int from = r.participants[who].rank;
     std::vector<unsigned char> scratch;
     int got_from = 0, rc = MPI_SUCCESS;
-    if (!relay::receive_next(channel_, from, run.tags.gather, scratch, &got_from, &rc)) {
+    // The message probed is the next one from its sender with this tag.
+    if (probed) {
+      relay::receive_probed(channel_, status, run.tags.gather, scratch, &rc);
+    } else if (!relay::receive_next(channel_, from, run.tags.gather, scratch, &got_from, &rc)) {
       if (rc != MPI_SUCCESS) fail(rc, true, from);
       break;  // polled again later
     }
@@ -116,14 +119,12 @@ void RelayExchange::step_send_relay() noexcept {
       if (posted != MPI_SUCCESS) fail(posted, false, y);
     }
   }
-  relay::test_all(run.out_pair_requests, failed_send(-1));
 }
 
 void RelayExchange::step_receive_relay() noexcept {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
   using Piece = Run::Piece;
-  const auto failed_send = [this](int peer) { return [this, peer](int rc) { fail(rc, false, peer); }; };
   // As a receive relay: take the pairs; a destination complete gets its message.
   while (run.in_pairs_left > 0) {
     std::vector<unsigned char> scratch;
@@ -202,7 +203,6 @@ void RelayExchange::step_receive_relay() noexcept {
       if (posted != MPI_SUCCESS) fail(posted, false, b);
     }
   }
-  relay::test_all(run.to_destination_requests, failed_send(-1));
 }
 
 }  // namespace distopo::detail

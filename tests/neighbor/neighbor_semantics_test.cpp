@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "distopo/neighbor/algorithm.hpp"
 #include "distopo/neighbor/nonblocking_request.hpp"
 #include "neighbor_testing.hpp"
 
@@ -33,6 +35,19 @@ std::vector<int> ring_expected(const distopo::Comm& comm, int base) {
 }
 
 using distopo::testing::error_class_of;
+
+// The registration with DISTOPO_NEIGHBOR_ALGORITHM=aggregated (tests/neighbor/
+// CMakeLists.txt) runs every test below on the aggregated algorithm: checked
+// here, so that it cannot pass on the direct one.
+TEST(NeighborAlgorithmFromEnvironment, IsTheOneUsed) {
+  const char* asked = std::getenv("DISTOPO_NEIGHBOR_ALGORITHM");
+  if (asked == nullptr || std::string(asked) != "aggregated")
+    GTEST_SKIP() << "DISTOPO_NEIGHBOR_ALGORITHM is not aggregated";
+  const distopo::Comm comm = ring();
+  const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(comm);
+  EXPECT_EQ(choice.algorithm, distopo::NeighborAlgorithm::aggregated);
+  EXPECT_EQ(choice.node_count, (world_size() + 1) / 2);  // DISTOPO_RANKS_PER_NODE=2
+}
 
 TEST(NeighborIsolation, UserAnyTagReceiveIsNotConsumed) {
   distopo::Comm comm = ring();
