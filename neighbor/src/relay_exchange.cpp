@@ -251,7 +251,7 @@ void RelayExchange::step_destination() noexcept {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
   // As a destination: unpack what the receive relays bring, in the order it
-  // comes (one test call for all of them).
+  // comes.
   if (drop_) {
     for (std::size_t j = 0; j < r.from_receive_relays.size(); ++j) {
       if (run.from_relay_done[j]) continue;
@@ -267,14 +267,12 @@ void RelayExchange::step_destination() noexcept {
     // MPI_Testsome: one progress call for all of them in MPICH. (SMPI's
     // MPI_Testany would lengthen its injected wait with every call that finds
     // nothing, whatever smpi/grow-injected-times says.)
-    const int count = static_cast<int>(run.from_relay_requests.size());
     int completed = 0;
-    const int rc = count == 0 ? MPI_SUCCESS
-                              : PMPI_Testsome(count, run.from_relay_requests.data(), &completed,
-                                              run.completed_indices.data(), run.completed_statuses.data());
+    const int rc = PMPI_Testsome(static_cast<int>(run.from_relay_requests.size()), run.from_relay_requests.data(),
+                                 &completed, run.completed_indices.data(), run.completed_statuses.data());
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) {
       fail(rc, true, -1);
-    } else if (count > 0 && completed != MPI_UNDEFINED) {
+    } else if (completed != MPI_UNDEFINED) {
       for (int k = 0; k < completed; ++k) {
         const auto j = static_cast<std::size_t>(run.completed_indices[static_cast<std::size_t>(k)]);
         const int code = rc == MPI_ERR_IN_STATUS ? run.completed_statuses[static_cast<std::size_t>(k)].MPI_ERROR : rc;
