@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -27,8 +28,12 @@
 #include <vector>
 
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
+#include "distopo/core/sparse_exchange.hpp"
 #include "distopo/distgraph/edge_redistribution.hpp"
 #include "graph_families.hpp"
+#include "machine_model.hpp"
+#include "machine_model_options.hpp"
 #include "mpich_dist_graph.hpp"
 #include "simulated_start.hpp"
 
@@ -53,7 +58,21 @@ struct Settings {
   std::string reduce_scatter = "";
   std::string platform = "";
   std::string iprobe = "";
+  std::string model_name = "";
+  smpi_bench::MachineModel model;
+  // The channel of distopo's exchange: MPI_COMM_WORLD, but for the node-aware
+  // route a duplicate, which caches the node communicator: SMPI's
+  // MPI_COMM_WORLD is one object shared by every simulated rank, and so are
+  // its attributes.
+  MPI_Comm channel = MPI_COMM_WORLD;
 };
+
+// The route of distopo's exchange (DISTOPO_EXCHANGE) and the emulated nodes
+// it would use (DISTOPO_RANKS_PER_NODE), as the environment sets them.
+std::string environment(const char* name, const char* otherwise) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : otherwise;
+}
 
 // (rank, weight) pairs of one direction, hashed in sorted order.
 std::uint64_t hash_lists(const int* ranks, const int* weights, int count, std::uint64_t seed) {
@@ -71,13 +90,13 @@ std::uint64_t hash_lists(const int* ranks, const int* weights, int count, std::u
 }
 
 // Runs one implementation once; with `checksum`, hashes what it produced.
-void run(const std::string& impl, const bench::LocalEdges& edges, std::uint64_t* checksum) {
+void run(const std::string& impl, const bench::LocalEdges& edges, MPI_Comm channel, std::uint64_t* checksum) {
   constexpr std::uint64_t kIn = 14695981039346656037ULL;
   constexpr std::uint64_t kOut = 1469598103934665603ULL;
   if (impl == "distopo") {
-    const distopo::DistGraphTopology record = distopo::redistribute_edges(
-        MPI_COMM_WORLD, MPI_COMM_WORLD, edges.n(), edges.sources.data(), edges.degrees.data(),
-        edges.destinations.data(), edges.weights.data(), {.weighted = true});
+    const distopo::DistGraphTopology record =
+        distopo::redistribute_edges(MPI_COMM_WORLD, channel, edges.n(), edges.sources.data(), edges.degrees.data(),
+                                    edges.destinations.data(), edges.weights.data(), {.weighted = true});
     if (checksum != nullptr) {
       *checksum = hash_lists(record.sources.data(), record.source_weights.data(),
                              static_cast<int>(record.sources.size()), kIn) +
@@ -104,12 +123,13 @@ struct Sample {
 // The start guard: far longer than start_together's allreduce takes.
 constexpr double kStartGuard = 1e-3;
 
-Sample timed(const std::string& impl, const bench::LocalEdges& edges, std::uint64_t* checksum = nullptr) {
+Sample timed(const std::string& impl, const bench::LocalEdges& edges, MPI_Comm channel,
+             std::uint64_t* checksum = nullptr) {
   const double start = bench::start_together(kStartGuard);
   const bool metered = distopo_actor_heap_reset != nullptr;
   const long long baseline = metered ? distopo_actor_heap_reset() : 0;
   const long long total_baseline = metered ? distopo_actor_heap_total_live() : 0;
-  run(impl, edges, checksum);
+  run(impl, edges, channel, checksum);
   double sample[3] = {MPI_Wtime() - start, -1.0, -1.0};
   if (metered) {
     sample[1] = static_cast<double>(distopo_actor_heap_peak() - baseline);
@@ -131,14 +151,14 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
   for (const std::string& impl : settings.impls) {
     // One call without edges starts what a process starts once (Kokkos, cached
     // datatypes), which is not the call's own heap.
-    timed(impl, bench::LocalEdges{});
-    for (int i = 0; i < settings.warmup; ++i) timed(impl, edges);
+    timed(impl, bench::LocalEdges{}, settings.channel);
+    for (int i = 0; i < settings.warmup; ++i) timed(impl, edges, settings.channel);
     std::vector<double> times;
     std::vector<double> heaps;
     std::vector<double> total_heaps;
     std::uint64_t checksum = 0;
     for (int rep = 0; rep < settings.reps; ++rep) {
-      const Sample sample = timed(impl, edges, rep + 1 == settings.reps ? &checksum : nullptr);
+      const Sample sample = timed(impl, edges, settings.channel, rep + 1 == settings.reps ? &checksum : nullptr);
       times.push_back(sample.seconds);
       heaps.push_back(sample.heap);
       total_heaps.push_back(sample.total_heap);
@@ -166,6 +186,9 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
                           {"platform", settings.platform},
                           {"iprobe_s", settings.iprobe}};
     if (impl == "mpich_alg") row["reduce_scatter"] = settings.reduce_scatter;
+    row["exchange"] = impl == "distopo" ? environment(distopo::kExchangeEnv, "direct") : "mpich";
+    row["ranks_per_node"] = std::stoi(environment(distopo::kRanksPerNodeEnv, "0"));
+    if (!settings.model_name.empty()) row["model"] = settings.model_name;
     std::printf("%s\n", row.dump().c_str());
     std::fflush(stdout);
   }
@@ -174,12 +197,6 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  int size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-
   Settings settings;
   CLI::App app{"dist_graph_create's edge exchange under SMPI: distopo against MPICH's algorithm"};
   app.add_option("--family", settings.families, "graph families")
@@ -198,13 +215,26 @@ int main(int argc, char** argv) {
   app.add_option("--reduce-scatter", settings.reduce_scatter, "label: SMPI's reduce_scatter algorithm in this run");
   app.add_option("--platform", settings.platform, "label: the platform file's name");
   app.add_option("--iprobe", settings.iprobe, "label: SMPI's simulated cost of one MPI_Iprobe in this run");
+  app.add_option("--model-name", settings.model_name,
+                 "the machine model of machine_model.hpp, by its name (a label; empty: SMPI's settings alone)");
+  smpi_bench::add_machine_model_options(app, settings.model);
+  int rank = 0;
+  int size = 0;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const int code = rank == 0 ? app.exit(error) : (error.get_exit_code() == 0 ? 0 : 1);
     MPI_Finalize();
     return code;
   }
+  // Before MPI_Init: the model is installed for every simulated rank.
+  if (!settings.model_name.empty()) smpi_bench::install_machine_model(settings.model);
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (environment(distopo::kExchangeEnv, "direct") == "node_aware") MPI_Comm_dup(MPI_COMM_WORLD, &settings.channel);
 
   try {
     for (const std::string& family : settings.families) run_family(settings, family, rank, size);

@@ -42,6 +42,7 @@
 #define NEIGHBOR_SIM_HAS_ALGORITHMS 0
 #endif
 #include "machine_model.hpp"
+#include "machine_model_options.hpp"
 #include "mpich_neighbor_alltoallv.hpp"
 #include "neighbor_patterns.hpp"
 #include "simulated_start.hpp"
@@ -366,14 +367,7 @@ int main(int argc, char** argv) {
   app.add_option("--kout", settings.pattern.kout, "random_kout: destinations per rank");
   app.add_option("--points-per-rank", settings.pattern.points_per_rank, "laplace27_metis: grid points per part");
   app.add_option("--seed", settings.pattern.seed, "seed of random_kout and METIS");
-  app.add_option("--network-overhead", settings.model.network_overhead, "s per message between hosts, each end");
-  app.add_option("--shm-overhead", settings.model.shm_overhead, "s per message within a host, each end");
-  app.add_option("--copy-bandwidth", settings.model.copy_bandwidth, "bytes/s of a copy (0: free)");
-  app.add_option("--wire-bytes", settings.model.wire_bytes, "bytes each network message adds in its NIC's queue");
-  app.add_option("--loopback-bandwidth", settings.model.loopback_bandwidth, "the platform's loopback bytes/s");
-  app.add_option("--nic-bandwidth", settings.model.nic_bandwidth, "bytes/s of a host's NIC queue");
-  app.add_option("--hop-latency", settings.model.hop_latency, "s per fat-tree hop");
-  app.add_option("--eager-limit", settings.model.eager_limit, "smpi/send-is-detached-thresh of the run");
+  smpi_bench::add_machine_model_options(app, settings.model);
   app.add_option("--model-name", settings.model_name, "label: the model's name");
   app.add_option("--platform", settings.platform, "label: the platform file's name");
   app.add_option("--ranks-per-node", settings.ranks_per_node, "expected ranks per host (checked; 0: any)");

@@ -10,7 +10,9 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
+#include "dropped_message.hpp"
 #include "max_reduction.hpp"
+#include "nbx.hpp"
 
 namespace distopo::detail {
 namespace {
@@ -22,22 +24,6 @@ constexpr int kFirstDataTag = 3;
 // The acknowledgement of a message its receiver had no room for (never a
 // verdict of `done`).
 constexpr int kDropped = INT_MIN;
-
-// Consumes the next message from `source` without room for it: a receive of
-// nothing matches it and ends truncated. The channel may be the caller's own
-// communicator (redistribute_edges), so its handler is set aside meanwhile.
-void drop_message(MPI_Comm comm, int source, int tag, MPI_Datatype type) {
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-  check_mpi(PMPI_Comm_get_errhandler(comm, &handler), "MPI_Comm_get_errhandler");
-  check_mpi(PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-  char nothing = 0;
-  const int rc = PMPI_Recv(&nothing, 0, type, source, tag, comm, MPI_STATUS_IGNORE);
-  PMPI_Comm_set_errhandler(comm, handler);
-  PMPI_Errhandler_free(&handler);
-  int error_class = MPI_SUCCESS;
-  PMPI_Error_class(rc, &error_class);
-  if (error_class != MPI_ERR_TRUNCATE) check_mpi(rc, "MPI_Recv");
-}
 
 // Sends `verdict` to `source` as the acknowledgement of its message: pending
 // in `sent` (its value kept in `verdicts`), or blocking when there is no room
@@ -83,11 +69,26 @@ std::size_t first_to_post(const std::vector<RawMessage>& outgoing, int self) {
 }
 }  // namespace
 
-// Requests are completed through PMPI_ names: the C API library interposes
-// MPI_Wait*/MPI_Test* (for persistent neighborhood collectives).
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
-                         std::span<int> agreement_max) {
+                         std::span<int> agreement_max, const ExchangeRoute& route) {
+  for (const RawMessage& message : outgoing) {
+    if (message.kind < 0 || message.kind >= kMaxMessageKinds) {
+      throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
+    }
+  }
+  if (route.node_aware()) {
+    node_aware_exchange(comm, route, element_size, outgoing, place, done, on_verdict, agreement_max);
+  } else {
+    nbx_exchange(comm, element_size, outgoing, place, done, on_verdict, agreement_max, kMaxMessageKinds);
+  }
+}
+
+// Requests are completed through PMPI_ names: the C API library interposes
+// MPI_Wait*/MPI_Test* (for persistent neighborhood collectives).
+void nbx_exchange(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
+                  const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict, std::span<int> agreement_max,
+                  int kinds) {
   const int self = comm_rank(comm);
   const int size = comm_size(comm);
   const MPI_Datatype element_type = contiguous_bytes(element_size);
@@ -113,11 +114,6 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   // Eager sends, each confirmed by an acknowledgement from its receiver:
   // NBX's synchronous-send semantics without MPI_Issend, which MPICH over UCX
   // completes far more slowly (docs/design/sparse-exchange.md).
-  for (const RawMessage& message : outgoing) {
-    if (message.kind < 0 || message.kind >= kMaxMessageKinds) {
-      throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
-    }
-  }
   const std::size_t first = first_to_post(outgoing, self);
   for (std::size_t i = 0; i < outgoing.size(); ++i) {
     const RawMessage& message = outgoing[(first + i) % outgoing.size()];
@@ -156,7 +152,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     if (!arrived) continue;
     const int source = status.MPI_SOURCE;
     const int tag = status.MPI_TAG;
-    if (tag >= kFirstDataTag && tag < kFirstDataTag + kMaxMessageKinds) {
+    if (tag >= kFirstDataTag && tag < kFirstDataTag + kinds) {
       const int kind = tag - kFirstDataTag;
       int count = 0;
       check_mpi(MPI_Get_count(&status, element_type, &count), "MPI_Get_count");

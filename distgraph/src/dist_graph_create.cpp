@@ -1,10 +1,12 @@
 // dist_graph_create, in stages that each own their data: validate the input
 // -> the outbox (every edge end packed and grouped by the rank that stores
-// it, edge_outbox.hpp) -> one NBX exchange on the private channel, whose
+// it, edge_outbox.hpp) -> one sparse exchange on the private channel (NBX,
+// or on declared nodes the node-aware route: sparse_exchange.hpp), whose
 // agreement step also decides every error and the weighted/reorder flags ->
 // the inbox (the ends received, and the room of the lists, edge_inbox.hpp)
 // -> the lists, sorted where the ends lie (edge_lists.hpp) -> the record.
-// One collective round besides the duplication of the result.
+// One collective round besides the duplication of the result (two where a
+// rank gathers on the node-aware route).
 #include <optional>
 #include <string>
 
@@ -99,13 +101,14 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
                                       }};
   const std::span<const OutgoingMessage<int>> messages =
       outbox ? outbox->messages() : std::span<const OutgoingMessage<int>>();
+  const ExchangeRoute route = exchange_route(channel);
   try {
     sparse_exchange_into<int>(
         channel, messages,
         [&inbox](int source, int kind, int count) {
           return inbox.place(source, static_cast<detail::MessageKind>(kind), count);
         },
-        agreement.values(), verdicts);
+        agreement.values(), verdicts, route);
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
     throw;

@@ -25,6 +25,13 @@
 #   --build-dir DIR        the SMPI build (default build-smpi)
 #   --skip-done            skip (P, impl, family, compute, and for mpich_alg reduce_scatter)
 #                          rows already in --out (rows are parsed: any JSON spacing)
+#   --ranks-per-node N     hosts of N ranks (node_platform.sh) in the machine model of
+#                          neighbor_model.sh (--model) instead of one rank per host on the
+#                          fat tree; network_only only, on the patched SimGrid
+#   --model NAME           with --ranks-per-node: overheads (default) or no_overheads
+#   --exchange LIST        distopo's routes: direct,node_aware (default: direct); node_aware
+#                          gathers per node pair (DISTOPO_EXCHANGE) on nodes of
+#                          --ranks-per-node ranks (DISTOPO_RANKS_PER_NODE)
 #   --stock-simgrid        run on Debian's libsimgrid as installed, not on the patched
 #                          build of build_simgrid.sh: no 4-12 minute SimGrid build,
 #                          the same simulated results, slower in real time at large P
@@ -33,7 +40,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
 reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="" log_dir="" skip_done=0
-stock_simgrid=0
+stock_simgrid=0 per_node=0 model=overheads exchanges=direct
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -50,6 +57,9 @@ while [ $# -gt 0 ]; do
     --log-dir) log_dir=$2; shift 2 ;;
     --skip-done) skip_done=1; shift ;;
     --stock-simgrid) stock_simgrid=1; shift ;;
+    --ranks-per-node) per_node=$2; shift 2 ;;
+    --model) model=$2; shift 2 ;;
+    --exchange) exchanges=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "simulate.sh: unknown option $1" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
@@ -73,9 +83,26 @@ touch "$out"
 
 smpi_model "$iprobe"
 smpi_cfg+=("${compute_cfg[@]}")
+model_args=() neighbor_args=()
+if [ "$per_node" -gt 0 ]; then
+  [ "$compute" = network_only ] || { echo "simulate.sh: --ranks-per-node runs network_only" >&2; exit 2; }
+  [ "$stock_simgrid" -eq 0 ] || { echo "simulate.sh: --ranks-per-node needs the patched SimGrid" >&2; exit 2; }
+  source "$root/scripts/smpi/neighbor_model.sh"
+  neighbor_model "$model"
+  smpi_cfg=("${model_cfg[@]}")
+  neighbor_args=("${model_args[@]}")
+  model_args=(--model-name "$model")
+fi
 
 for p in "${sizes[@]}"; do
-  smpi_platform "$build" "$p"
+  host_cfg=() platform_label="fat_tree_$p"
+  if [ "$per_node" -gt 0 ]; then
+    neighbor_platform "$build" "$p" "$per_node"
+    host_cfg=(-hostfile "$hostfile")
+    platform_label=$(basename "$platform" .xml)
+  else
+    smpi_platform "$build" "$p"
+  fi
   rs=$reduce_scatter
   if [ "$rs" = auto ]; then
     if [ $((8 * p)) -lt 524288 ]; then rs=recursive_halving; else rs=pairwise; fi
@@ -90,29 +117,42 @@ for p in "${sizes[@]}"; do
   # network-only rows).
   heap_meter="$build/bench/smpi/libdistopo_actor_heap_meter.so"
   [ "$compute" = charged ] && heap_meter=
-  for impl in ${impls//,/ }; do
+  for impl_route in $(for i in ${impls//,/ }; do
+    if [ "$i" = distopo ]; then for e in ${exchanges//,/ }; do echo "$i:$e"; done; else echo "$i:mpich"; fi
+  done); do
+    impl=${impl_route%%:*} exchange=${impl_route#*:}
     for family in ${families//,/ }; do
       # The reduce_scatter algorithm is a setting of MPICH's algorithm only.
       label="P=$p impl=$impl family=$family compute=$compute"
-      done_fields=("P=$p" "impl=$impl" "family=$family" "compute=$compute")
+      done_fields=("P=$p" "impl=$impl" "family=$family" "compute=$compute" "edges_per_rank=$edges")
       if [ "$impl" != distopo ]; then
         label+=" reduce_scatter=$rs"
         done_fields+=("reduce_scatter=$rs")
+      fi
+      route_env=()
+      if [ "$per_node" -gt 0 ]; then
+        label+=" ranks_per_node=$per_node model=$model exchange=$exchange"
+        done_fields+=("ranks_per_node=$per_node" "model=$model" "exchange=$exchange")
+        route_env=(DISTOPO_EXCHANGE="$exchange" DISTOPO_RANKS_PER_NODE="$per_node")
+      elif [ "$exchange" = node_aware ]; then
+        echo "simulate.sh: --exchange node_aware needs --ranks-per-node" >&2
+        exit 2
       fi
       if [ "$skip_done" -eq 1 ] && smpi_row_done "$out" "${done_fields[@]}"; then
         echo "skip  $label"
         continue
       fi
       log="$log_dir/${compute}_${rs}_${impl}_${family}_$p.log"
+      [ "$per_node" -gt 0 ] && log="$log_dir/${model}_${per_node}pn_${impl}_${exchange}_${family}_${edges}e_$p.log"
       # The simulator's own cost (wall time, peak resident memory) goes into each row.
       measure_rss=()
       [ -x /usr/bin/time ] && measure_rss=(/usr/bin/time -f %M -o "$log.rss")
       start=$(date +%s)
-      LD_PRELOAD="$simgrid_preload${heap_meter:+ $heap_meter}" \
-        "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
+      env "${route_env[@]}" LD_PRELOAD="$simgrid_preload${heap_meter:+ $heap_meter}" \
+        "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${host_cfg[@]}" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
         "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
-        --platform "fat_tree_$p" --iprobe "$iprobe" >"$log" 2>&1 || {
+        --platform "$platform_label" --iprobe "$iprobe" "${model_args[@]}" "${neighbor_args[@]}" >"$log" 2>&1 || {
         echo "FAIL  $label (see $log)" >&2
         exit 1
       }

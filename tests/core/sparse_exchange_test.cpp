@@ -4,12 +4,17 @@
 
 #include <array>
 #include <chrono>
+#include <cstdlib>
 #include <map>
+#include <new>
 #include <numeric>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "distopo/core/comm.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "mpi_testing.hpp"
 
@@ -40,7 +45,7 @@ Received run_exchange(MPI_Comm comm, const std::map<int, std::vector<int>>& to_s
         EXPECT_EQ(received.by_source.count(source), 0U) << "two messages from " << source;
         received.by_source[source].assign(data.begin(), data.end());
       },
-      agreement);
+      agreement, distopo::exchange_route(comm));
   return received;
 }
 
@@ -170,11 +175,14 @@ TEST(SparseExchange, ReceiverChoosesPlacement) {
     messages.push_back({d, payloads[static_cast<std::size_t>(d)]});
   }
   std::vector<long> all;
-  distopo::sparse_exchange_into<long>(comm, messages, [&](int, int count) {
-    const auto old = all.size();
-    all.resize(old + static_cast<std::size_t>(count));
-    return all.data() + old;
-  });
+  distopo::sparse_exchange_into<long>(
+      comm, messages,
+      [&](int, int count) {
+        const auto old = all.size();
+        all.resize(old + static_cast<std::size_t>(count));
+        return all.data() + old;
+      },
+      {}, {}, distopo::exchange_route(comm));
   EXPECT_EQ(all.size(), static_cast<std::size_t>(size) * static_cast<std::size_t>(rank + 1));
   const long sum = std::accumulate(all.begin(), all.end(), 0L);
   EXPECT_EQ(sum, static_cast<long>(rank + 1) * size * (size - 1) / 2);
@@ -206,7 +214,7 @@ TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
         received.resize(received.size() + static_cast<std::size_t>(count));
         return received.data() + received.size() - static_cast<std::size_t>(count);
       },
-      flags, verdicts);
+      flags, verdicts, distopo::exchange_route(comm));
   if (rank % 2 == 1) {
     EXPECT_EQ(rejected_by, std::vector<int>{target});
   } else {
@@ -214,6 +222,85 @@ TEST(SparseExchange, ReceiverVerdictsReachSendersAndAgreement) {
   }
   EXPECT_EQ(flags[0], size > 1 ? 1 : 0) << "agreement must carry the rejection to every rank";
   EXPECT_EQ(received, std::vector<int>{(rank + size - 1) % size});
+}
+
+// Every rank to every rank, messages of every kind (some empty) in the order
+// kinds and destinations interleave: each arrives once, whole, with its kind.
+TEST(SparseExchange, EveryRankToEveryRankWithKinds) {
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  std::vector<std::vector<int>> payloads;
+  std::vector<OutgoingMessage<int>> messages;
+  payloads.reserve(static_cast<std::size_t>(size) * 2);
+  for (int d = 0; d < size; ++d) {
+    for (int kind : {(rank + d) % (distopo::kMaxMessageKinds - 1), distopo::kMaxMessageKinds - 1}) {
+      const int length = (rank * 7 + d * 3 + kind) % 5;  // 0 to 4 ints
+      payloads.emplace_back();
+      for (int i = 0; i < length; ++i) payloads.back().push_back(1000000 * rank + 1000 * d + 10 * kind + i);
+      messages.push_back({d, payloads.back(), kind});
+    }
+  }
+  std::map<std::pair<int, int>, std::vector<int>> received;  // (source, kind)
+  std::vector<int> landing;
+  distopo::sparse_exchange_into<int>(
+      comm, messages,
+      [&](int source, int kind, int count) {
+        std::vector<int>& into = received[{source, kind}];
+        EXPECT_TRUE(into.empty()) << "two messages of kind " << kind << " from " << source;
+        into.resize(static_cast<std::size_t>(count));
+        return into.data();
+      },
+      {}, {}, distopo::exchange_route(comm));
+  for (int s = 0; s < size; ++s) {
+    for (int kind : {(s + rank) % (distopo::kMaxMessageKinds - 1), distopo::kMaxMessageKinds - 1}) {
+      const int length = (s * 7 + rank * 3 + kind) % 5;
+      std::vector<int> expected;
+      for (int i = 0; i < length; ++i) expected.push_back(1000000 * s + 1000 * rank + 10 * kind + i);
+      const auto it = received.find({s, kind});
+      if (length == 0 && it == received.end()) continue;  // an empty message placed nowhere
+      ASSERT_NE(it, received.end()) << "nothing of kind " << kind << " from " << s;
+      EXPECT_EQ(it->second, expected) << "kind " << kind << " from " << s;
+    }
+  }
+}
+
+// Rank 0 has no room for the last rank's message: every rank throws the same
+// DroppedMessages, naming rank 0, after the round (whichever route it took).
+TEST(SparseExchange, ReceiverWithoutRoomEndsTheRoundTheSameOnEveryRank) {
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  std::vector<int> payload(3, rank);
+  std::vector<OutgoingMessage<int>> messages{{0, payload}};
+  std::vector<int> landing(3);
+  std::string message;
+  try {
+    distopo::sparse_exchange_into<int>(
+        comm, messages,
+        [&](int source, int) -> int* {
+          if (source == size - 1) throw std::bad_alloc();
+          return landing.data();
+        },
+        {}, {}, distopo::exchange_route(comm));
+  } catch (const distopo::DroppedMessages& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("rank 0: out of memory"), std::string::npos) << "rank " << rank << " got: " << message;
+}
+
+// Registered a second time with DISTOPO_EXCHANGE=node_aware on emulated nodes
+// (tests/core/CMakeLists.txt): those runs must get the node-aware route.
+TEST(SparseExchange, RouteFromTheEnvironment) {
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  const char* asked = std::getenv(distopo::kExchangeEnv);
+  const distopo::ExchangeRoute route = distopo::exchange_route(comm);
+  if (asked == nullptr || std::string(asked) != "node_aware") {
+    EXPECT_FALSE(route.node_aware() && asked != nullptr && std::string(asked) == "direct");
+    return;
+  }
+  const int per_node = std::atoi(std::getenv(distopo::kRanksPerNodeEnv));
+  EXPECT_EQ(route.node_aware(), per_node > 1 && per_node < comm.size());
 }
 
 }  // namespace

@@ -37,6 +37,45 @@ struct OutgoingMessage {
 // Kinds are 0 ... kMaxMessageKinds - 1.
 inline constexpr int kMaxMessageKinds = 8;
 
+// How an exchange's messages travel. Direct: each straight to its receiver
+// (NBX). Node-aware: a rank with many messages for other machine nodes
+// gathers them on its node first: one rank of the node sends them on as one
+// message per pair of nodes, handed out on arrival (node_aware_exchange.cpp).
+// Nodes are blocks of `ranks_per_node` consecutive ranks (the last may be
+// smaller).
+struct ExchangeRoute {
+  int ranks_per_node = 0;  // 0: direct
+  // A rank gathers its messages for other nodes when it has at least this
+  // many; else they go directly.
+  std::size_t gather_min = 32;
+  [[nodiscard]] bool node_aware() const { return ranks_per_node > 0; }
+};
+
+// The environment variable that selects the route of dist_graph_create's
+// exchange: "auto" (the default), "direct" or "node_aware".
+inline constexpr const char* kExchangeEnv = "DISTOPO_EXCHANGE";
+// The node-aware route's gather_min (a positive integer), to tune it.
+inline constexpr const char* kGatherMinEnv = "DISTOPO_EXCHANGE_GATHER_MIN";
+
+// The route DISTOPO_EXCHANGE selects for exchanges on `channel`. Node-aware
+// needs nodes of consecutive ranks: declared by DISTOPO_RANKS_PER_NODE (what
+// Slurm's block distribution gives, or an emulation on one machine), or,
+// with node_aware alone, found with MPI_Comm_split_type (shared memory) and
+// kept only when they are consecutive blocks of one size. "auto" is
+// node-aware where the nodes are declared, else direct; so is node_aware
+// where the nodes are not such blocks, or with one rank per node, or one
+// node. Collective over `channel` the first time (what it finds is cached on
+// it); the environment must be the same on every rank. Throws MPI_ERR_ARG
+// for a value it does not know.
+ExchangeRoute exchange_route(MPI_Comm channel);
+
+namespace detail {
+// The copy of `channel` the node-aware route relays on, cached with what
+// exchange_route found (which must have been called on it). Collective the
+// first time.
+MPI_Comm relay_channel(MPI_Comm channel);
+}  // namespace detail
+
 namespace detail {
 struct RawMessage {
   int destination;
@@ -57,7 +96,7 @@ using VerdictFn = std::function<void(int destination, int verdict)>;
 
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
-                         std::span<int> agreement_max);
+                         std::span<int> agreement_max, const ExchangeRoute& route = {});
 
 template <class T>
 std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoing) {
@@ -98,6 +137,10 @@ std::vector<RawMessage> raw_messages(std::span<const OutgoingMessage<T>> outgoin
 // from what the callbacks throw, the exchange throws std::bad_alloc only
 // before its first send: nothing is in flight then, and the rank may still
 // join the same round.
+//
+// `route` (the same on every rank): direct, or node-aware (see
+// ExchangeRoute), with the same contract; there a message that a rank
+// relaying it had no room for counts as dropped by that rank.
 class DroppedMessages : public Error {
  public:
   using Error::Error;
@@ -110,7 +153,8 @@ struct ExchangeVerdicts {
 
 template <class T, class Place>
 void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, Place&& place,
-                          std::span<int> agreement_max = {}, const ExchangeVerdicts& verdicts = {}) {
+                          std::span<int> agreement_max = {}, const ExchangeVerdicts& verdicts = {},
+                          const ExchangeRoute& route = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   detail::sparse_exchange_raw(
       comm, sizeof(T), detail::raw_messages(outgoing),
@@ -127,13 +171,13 @@ void sparse_exchange_into(MPI_Comm comm, std::span<const OutgoingMessage<T>> out
       [&](int destination, int verdict) {
         if (verdicts.on_rejected) verdicts.on_rejected(destination, verdict);
       },
-      agreement_max);
+      agreement_max, route);
 }
 
 // As above, but hands each message to `on_receive(source, std::span<const T>)`.
 template <class T, class OnReceive>
 void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing, OnReceive&& on_receive,
-                     std::span<int> agreement_max = {}) {
+                     std::span<int> agreement_max = {}, const ExchangeRoute& route = {}) {
   static_assert(std::is_trivially_copyable_v<T>, "sparse_exchange moves raw bytes");
   std::vector<T> scratch;
   detail::sparse_exchange_raw(
@@ -146,7 +190,7 @@ void sparse_exchange(MPI_Comm comm, std::span<const OutgoingMessage<T>> outgoing
         on_receive(source, std::span<const T>(static_cast<const T*>(data), static_cast<std::size_t>(count)));
         return 0;
       },
-      [](int, int) {}, agreement_max);
+      [](int, int) {}, agreement_max, route);
 }
 
 }  // namespace distopo

@@ -1,0 +1,569 @@
+// The node-aware route of the sparse exchange (sparse_exchange.hpp,
+// ExchangeRoute): the locality-aware sparse data exchange of Bienz, Gautam
+// and Kharel (arXiv 2308.13869), as two NBX rounds.
+//
+// Round 1 is the direct route's NBX, except that a rank with at least
+// `gather_min` messages for other nodes sends them as one "gather" to each
+// gateway of its own node instead: node A's gateway for node B and lane l is
+// its rank (B c + l) mod |A|, where a rank's lane is its index on its node
+// mod c and c = max(1, ranks per node / nodes) spreads each pair of nodes
+// over c gateways when there are fewer nodes than ranks per node. Round 1's
+// agreement also says whether anyone gathered; if nobody did (rings,
+// stencils, small degrees), the exchange ends there as the direct one would.
+//
+// Round 2 runs on a copy of the channel. Each gateway sends what it gathered
+// for node B as one "bundle" to B's gateway for (A, l), which hands every
+// receiver its records in one "delivery". Deliveries and bundles are
+// acknowledged once every hop after them was, carrying the receivers'
+// verdicts back; a gateway then "reports" them to each rank it gathered
+// from, which joins round 2's agreement once it has all its reports. So the
+// agreement completes only after every record arrived, and a sender hears
+// its receivers' verdicts before it contributes, as on the direct route.
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "distopo/core/comm.hpp"
+#include "distopo/core/element_type.hpp"
+#include "distopo/core/error.hpp"
+#include "distopo/core/sparse_exchange.hpp"
+#include "dropped_message.hpp"
+#include "max_reduction.hpp"
+#include "nbx.hpp"
+
+namespace distopo::detail {
+namespace {
+
+// Round 2's tags (on its own channel).
+enum Tag : int { kAgreementTag = 1, kBundleTag, kDeliveryTag, kAckTag, kReportTag };
+// Round 1's kind of message for a gather.
+constexpr int kGatherKind = kMaxMessageKinds;
+
+// Records are padded to units of 8 bytes; a round-2 message starts with one
+// unit holding the sender's id of it.
+constexpr std::size_t kUnit = 8;
+// A verdict: the receiver (or a rank relaying the record) had no room.
+constexpr int kDropped = INT_MIN;
+
+struct RecordHeader {
+  int destination;
+  int source;
+  int kind;
+  int count;
+};
+constexpr std::size_t kHeaderBytes = 2 * kUnit;
+static_assert(sizeof(RecordHeader) <= kHeaderBytes);
+
+std::size_t padded(std::size_t bytes) { return (bytes + kUnit - 1) / kUnit * kUnit; }
+
+void append_record(std::vector<std::byte>& into, const RecordHeader& header, const void* payload,
+                   std::size_t payload_bytes) {
+  const std::size_t at = into.size();
+  into.resize(at + kHeaderBytes + padded(payload_bytes));
+  std::memcpy(into.data() + at, &header, sizeof header);
+  if (payload_bytes > 0) std::memcpy(into.data() + at + kHeaderBytes, payload, payload_bytes);
+}
+
+// Calls visit(header, payload, record, record bytes) for each record of
+// bytes [first, last).
+template <class Visit>
+void for_each_record(const std::byte* first, const std::byte* last, std::size_t element_size, Visit&& visit) {
+  while (first + kHeaderBytes <= last) {
+    RecordHeader header{};
+    std::memcpy(&header, first, sizeof header);
+    const std::size_t bytes = kHeaderBytes + padded(static_cast<std::size_t>(header.count) * element_size);
+    visit(header, first + kHeaderBytes, first, bytes);
+    first += bytes;
+  }
+}
+
+// What a receiver (or a relaying rank) said about one record.
+struct Verdict {
+  int source;
+  int receiver;
+  int verdict;
+};
+
+class NodeAwareExchange {
+ public:
+  NodeAwareExchange(MPI_Comm comm, const ExchangeRoute& route, std::size_t element_size, const PlaceFn& place,
+                    const DoneFn& done, const VerdictFn& on_verdict)
+      : comm_(comm),
+        element_size_(element_size),
+        place_(place),
+        done_(done),
+        on_verdict_(on_verdict),
+        self_(comm_rank(comm)),
+        size_(comm_size(comm)),
+        k_(route.ranks_per_node),
+        gather_min_(route.gather_min) {
+    node_ = self_ / k_;
+    const int nodes = (size_ + k_ - 1) / k_;
+    lanes_ = std::max(1, k_ / nodes);
+  }
+
+  void run(const std::vector<RawMessage>& outgoing, std::span<int> agreement_max) {
+    std::vector<RawMessage> round1 = plan_gathers(outgoing);
+    // The caller's values and whether anyone gathered.
+    std::vector<int> values(agreement_max.begin(), agreement_max.end());
+    values.push_back(gathers_sent_ > 0 || !own_gather_.empty() ? 1 : 0);
+    try {
+      nbx_exchange(
+          comm_, element_size_, round1,
+          [this](int source, int kind, int count) {
+            return kind == kGatherKind ? room(source, count) : place_(source, kind, count);
+          },
+          [this](int source, int kind, int count, const void* data) {
+            return kind == kGatherKind ? 0 : done_(source, kind, count, data);
+          },
+          on_verdict_, values, kMaxMessageKinds + 1);
+    } catch (const DroppedMessages&) {
+      std::copy(values.begin(), values.end() - 1, agreement_max.begin());
+      throw;
+    }
+    std::copy(values.begin(), values.end() - 1, agreement_max.begin());
+    if (values.back() == 0) return;
+    relay(agreement_max);
+  }
+
+ private:
+  // Whose a round-2 message is: this rank's bundles, or the deliveries of a
+  // bundle it received (an index into relays_).
+  static constexpr int kGateway = -1;
+
+  struct Sent {
+    int to;
+    int tag;
+    int owner;
+    std::vector<std::byte> bytes;
+  };
+  struct Relay {
+    int upstream;
+    int upstream_id;
+    int acks_missing = 0;
+    std::vector<Verdict> verdicts;
+  };
+  struct Gathered {
+    int source;
+    std::vector<std::byte> bytes;
+  };
+
+  [[nodiscard]] int node_of(int rank) const { return rank / k_; }
+  [[nodiscard]] int node_size(int node) const { return std::min(k_, size_ - node * k_); }
+  [[nodiscard]] int lane_of(int rank) const { return (rank % k_) % lanes_; }
+  // Node `from`'s gateway for node `to` and `lane`.
+  [[nodiscard]] int gateway(int from, int to, int lane) const {
+    return from * k_ + (to * lanes_ + lane) % node_size(from);
+  }
+
+  // Round 1's messages: the caller's, but for a rank with many messages for
+  // other nodes, which go into gathers (those for this rank's own gateway
+  // role straight into own_gather_).
+  std::vector<RawMessage> plan_gathers(const std::vector<RawMessage>& outgoing) {
+    std::size_t off_node = 0;
+    for (const RawMessage& message : outgoing) off_node += node_of(message.destination) != node_ ? 1 : 0;
+    if (8 % element_size_ != 0 || off_node < gather_min_) return outgoing;
+
+    std::map<int, std::vector<std::byte>> gathers;  // per gateway of this node
+    std::vector<RawMessage> round1;
+    for (const RawMessage& message : outgoing) {
+      const int node = node_of(message.destination);
+      if (node == node_) {
+        round1.push_back(message);
+        continue;
+      }
+      const int hop = gateway(node_, node, lane_of(self_));
+      std::vector<std::byte>& into = hop == self_ ? own_gather_ : gathers[hop];
+      append_record(into, {message.destination, self_, message.kind, message.count}, message.data,
+                    static_cast<std::size_t>(message.count) * element_size_);
+    }
+    for (const auto& [hop, bytes] : gathers) {
+      if (bytes.size() / element_size_ > static_cast<std::size_t>(INT_MAX)) {
+        own_gather_.clear();
+        return outgoing;  // too large for one message: this rank sends directly
+      }
+    }
+    for (auto& [hop, bytes] : gathers) {
+      gather_storage_.push_back(std::move(bytes));
+      const std::vector<std::byte>& stored = gather_storage_.back();
+      round1.push_back({hop, stored.data(), static_cast<int>(stored.size() / element_size_), kGatherKind});
+    }
+    gathers_sent_ = static_cast<int>(gather_storage_.size());
+    // In destination order, which NBX posts from the rank after this one on.
+    std::stable_sort(round1.begin(), round1.end(),
+                     [](const RawMessage& a, const RawMessage& b) { return a.destination < b.destination; });
+    return round1;
+  }
+
+  // Where a gather from `source` is received (throws std::bad_alloc: then
+  // round 1 drops it).
+  void* room(int source, int count) {
+    Gathered& gathered = gathered_.emplace_back();
+    gathered.source = source;
+    try {
+      gathered.bytes.resize(static_cast<std::size_t>(count) * element_size_);
+    } catch (const std::bad_alloc&) {
+      gathered_.pop_back();
+      throw;
+    }
+    return gathered.bytes.data();
+  }
+
+  // --- Round 2 ---------------------------------------------------------------
+
+  void relay(std::span<int> agreement_max) {
+    relay_comm_ = relay_channel(comm_);
+    unit_type_ = contiguous_bytes(kUnit);
+    // The caller's values, taken when this rank contributes (verdicts may
+    // set them until then), and size - r for the lowest rank r that dropped
+    // a record (0: none).
+    agreement_max_ = agreement_max;
+    values_.assign(agreement_max.size() + 1, 0);
+    MaxReduction agreement(relay_comm_, values_, kAgreementTag);
+    agreement_ = &agreement;
+    reports_missing_ = gathers_sent_ + (own_gather_.empty() ? 0 : 1);
+
+    send_bundles();
+    gateway_progress();
+    contribute_if_ready();
+    while (!agreement.done()) poll();
+    agreement.complete_sends();
+    check_mpi(PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    std::copy(values_.begin(), values_.end() - 1, agreement_max.begin());
+    if (values_.back() != 0) {
+      throw DroppedMessages(MPI_ERR_NO_MEM, "rank " + std::to_string(size_ - values_.back()) +
+                                                ": out of memory for the data other ranks sent it; it was dropped");
+    }
+  }
+
+  std::size_t new_message(int to, int tag, int owner) {
+    std::vector<std::byte> bytes(kUnit);
+    const int id = static_cast<int>(sent_.size());
+    std::memcpy(bytes.data(), &id, sizeof id);
+    sent_.push_back({to, tag, owner, std::move(bytes)});
+    return sent_.size() - 1;
+  }
+
+  void post(std::size_t index) {
+    Sent& message = sent_[index];
+    const std::size_t units = message.bytes.size() / kUnit;
+    if (units > static_cast<std::size_t>(INT_MAX)) {
+      throw Error(MPI_ERR_COUNT, "sparse exchange: a relayed message of more than INT_MAX units of 8 bytes");
+    }
+    requests_.emplace_back();
+    check_mpi(MPI_Isend(message.bytes.data(), static_cast<int>(units), unit_type_, message.to, message.tag, relay_comm_,
+                        &requests_.back()),
+              "MPI_Isend");
+  }
+
+  // The gathered records (own_gather_ included) as one bundle per node. A
+  // gateway without memory for them reports them all dropped by itself.
+  void send_bundles() {
+    if (!own_gather_.empty()) gathered_.push_back({self_, std::move(own_gather_)});
+    std::map<int, std::size_t> bundle_of;  // node -> index in sent_
+    try {
+      for (const Gathered& gathered : gathered_) {
+        for_each_record(gathered.bytes.data(), gathered.bytes.data() + gathered.bytes.size(), element_size_,
+                        [&](const RecordHeader& header, const std::byte*, const std::byte* record, std::size_t bytes) {
+                          const int node = node_of(header.destination);
+                          auto [it, added] = bundle_of.try_emplace(node, sent_.size());
+                          if (added) new_message(gateway(node, node_, lane_of(header.source)), kBundleTag, kGateway);
+                          std::vector<std::byte>& into = sent_[it->second].bytes;
+                          into.insert(into.end(), record, record + bytes);
+                        });
+      }
+    } catch (const std::bad_alloc&) {
+      sent_.clear();
+      gateway_failed_ = true;
+      return;
+    }
+    for (std::size_t index = 0; index < sent_.size(); ++index) post(index);
+    bundle_acks_missing_ = static_cast<int>(sent_.size());
+    for (Gathered& gathered : gathered_) std::vector<std::byte>().swap(gathered.bytes);
+  }
+
+  // Once every bundle is acknowledged: each rank gathered from gets the
+  // verdicts about its records.
+  void gateway_progress() {
+    if (bundle_acks_missing_ > 0 || gateway_done_) return;
+    gateway_done_ = true;
+    for (const Gathered& gathered : gathered_) {
+      std::vector<int>& report = messages_.emplace_back();
+      if (gateway_failed_) report.insert(report.end(), {gathered.source, self_, kDropped});
+      for (const Verdict& verdict : gateway_verdicts_) {
+        if (verdict.source == gathered.source)
+          report.insert(report.end(), {verdict.source, verdict.receiver, verdict.verdict});
+      }
+      if (gathered.source == self_) {
+        take_report(report);
+        continue;
+      }
+      requests_.emplace_back();
+      check_mpi(MPI_Isend(report.data(), static_cast<int>(report.size()), MPI_INT, gathered.source, kReportTag,
+                          relay_comm_, &requests_.back()),
+                "MPI_Isend");
+    }
+  }
+
+  void take_report(const std::vector<int>& report) {
+    for (std::size_t at = 0; at + 2 < report.size(); at += 3) judged(report[at], report[at + 1], report[at + 2]);
+    --reports_missing_;
+    contribute_if_ready();
+  }
+
+  // A verdict about one of this rank's own records.
+  void judged(int source, int receiver, int verdict) {
+    if (source != self_) {
+      throw Error(MPI_ERR_INTERN, "sparse exchange: a verdict about rank " + std::to_string(source) +
+                                      "'s message came back to rank " + std::to_string(self_));
+    }
+    if (verdict == kDropped) {
+      values_.back() = std::max(values_.back(), size_ - receiver);
+    } else if (verdict != 0) {
+      on_verdict_(receiver, verdict);
+    }
+  }
+
+  void contribute_if_ready() {
+    if (contributed_ || reports_missing_ > 0) return;
+    contributed_ = true;
+    std::copy(agreement_max_.begin(), agreement_max_.end(), values_.begin());
+    agreement_->start();
+  }
+
+  // A record that reached its receiver (this rank): placed, then judged.
+  int take(const RecordHeader& header, const std::byte* payload) {
+    void* target = nullptr;
+    try {
+      target = place_(header.source, header.kind, header.count);
+    } catch (const std::bad_alloc&) {
+      return kDropped;
+    }
+    if (target == nullptr && header.count > 0) return kDropped;
+    if (header.count > 0) std::memcpy(target, payload, static_cast<std::size_t>(header.count) * element_size_);
+    return done_(header.source, header.kind, header.count, target);
+  }
+
+  // Receives a probed bundle or delivery; empty when there was no room (then
+  // it is dropped and acknowledged so).
+  std::vector<std::byte> receive(const MPI_Status& status) {
+    const int received = ++received_from_[status.MPI_SOURCE];
+    int units = 0;
+    check_mpi(MPI_Get_count(&status, unit_type_, &units), "MPI_Get_count");
+    std::vector<std::byte> message;
+    try {
+      message.resize(static_cast<std::size_t>(units) * kUnit);
+    } catch (const std::bad_alloc&) {
+      drop_message(relay_comm_, status.MPI_SOURCE, status.MPI_TAG, unit_type_);
+      // Its id went with it: it is named by its place among the messages its
+      // sender sent this rank, which arrive in the order they were sent.
+      acknowledge(status.MPI_SOURCE, -received, {});
+      return {};
+    }
+    check_mpi(
+        MPI_Recv(message.data(), units, unit_type_, status.MPI_SOURCE, status.MPI_TAG, relay_comm_, MPI_STATUS_IGNORE),
+        "MPI_Recv");
+    return message;
+  }
+
+  // The acknowledgement of message `id` (-n: the n-th, dropped) with the
+  // verdicts about its records.
+  void acknowledge(int to, int id, const std::vector<Verdict>& verdicts) {
+    std::vector<int>& ack = messages_.emplace_back();
+    ack.reserve(1 + 3 * verdicts.size());
+    ack.push_back(id);
+    for (const Verdict& verdict : verdicts) ack.insert(ack.end(), {verdict.source, verdict.receiver, verdict.verdict});
+    requests_.emplace_back();
+    check_mpi(MPI_Isend(ack.data(), static_cast<int>(ack.size()), MPI_INT, to, kAckTag, relay_comm_, &requests_.back()),
+              "MPI_Isend");
+  }
+
+  void on_delivery(const MPI_Status& status) {
+    const std::vector<std::byte> message = receive(status);
+    if (message.empty()) return;
+    std::vector<Verdict> verdicts;
+    for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
+                    [&](const RecordHeader& header, const std::byte* payload, const std::byte*, std::size_t) {
+                      if (const int verdict = take(header, payload); verdict != 0) {
+                        verdicts.push_back({header.source, self_, verdict});
+                      }
+                    });
+    acknowledge(status.MPI_SOURCE, id_of(message), verdicts);
+  }
+
+  static int id_of(const std::vector<std::byte>& message) {
+    int id = 0;
+    std::memcpy(&id, message.data(), sizeof id);
+    return id;
+  }
+
+  // A bundle: one delivery per receiver on this node, this rank's own
+  // records taken here. Without memory for the deliveries the bundle counts
+  // as dropped by this rank.
+  void on_bundle(const MPI_Status& status) {
+    const std::vector<std::byte> message = receive(status);
+    if (message.empty()) return;
+    const std::size_t first = sent_.size();
+    const auto relay_index = static_cast<int>(relays_.size());
+    try {
+      std::map<int, std::size_t> delivery_to;  // receiver -> index in sent_
+      for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
+                      [&](const RecordHeader& header, const std::byte*, const std::byte* record, std::size_t bytes) {
+                        if (header.destination == self_) return;
+                        auto [it, added] = delivery_to.try_emplace(header.destination, sent_.size());
+                        if (added) new_message(header.destination, kDeliveryTag, relay_index);
+                        std::vector<std::byte>& into = sent_[it->second].bytes;
+                        into.insert(into.end(), record, record + bytes);
+                      });
+      relays_.push_back({status.MPI_SOURCE, id_of(message), static_cast<int>(sent_.size() - first), {}});
+    } catch (const std::bad_alloc&) {
+      sent_.resize(first);
+      acknowledge(status.MPI_SOURCE, -received_from_[status.MPI_SOURCE], {});
+      return;
+    }
+    Relay& relay = relays_.back();
+    for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
+                    [&](const RecordHeader& header, const std::byte* payload, const std::byte*, std::size_t) {
+                      if (header.destination != self_) return;
+                      if (const int verdict = take(header, payload); verdict != 0) {
+                        relay.verdicts.push_back({header.source, self_, verdict});
+                      }
+                    });
+    // Posted in the order of their ids, as every message is (nth_sent_to).
+    for (std::size_t index = first; index < sent_.size(); ++index) post(index);
+    relay_progress(relay);
+  }
+
+  void relay_progress(Relay& relay) {
+    if (relay.acks_missing > 0) return;
+    acknowledge(relay.upstream, relay.upstream_id, relay.verdicts);
+    relay.verdicts.clear();
+  }
+
+  // The id of the n-th message (from 1) this rank sent `rank`.
+  [[nodiscard]] std::size_t nth_sent_to(int rank, int n) const {
+    for (std::size_t i = 0; i < sent_.size(); ++i) {
+      if (sent_[i].to == rank && --n == 0) return i;
+    }
+    throw Error(MPI_ERR_INTERN,
+                "sparse exchange: rank " + std::to_string(rank) + " acknowledged a message this rank never sent it");
+  }
+
+  void on_ack(const MPI_Status& status) {
+    int count = 0;
+    check_mpi(MPI_Get_count(&status, MPI_INT, &count), "MPI_Get_count");
+    std::vector<int> ack(static_cast<std::size_t>(count));
+    check_mpi(MPI_Recv(ack.data(), count, MPI_INT, status.MPI_SOURCE, kAckTag, relay_comm_, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+    const int from = status.MPI_SOURCE;
+    const bool dropped = ack[0] < 0;
+    const std::size_t id = dropped ? nth_sent_to(from, -ack[0]) : static_cast<std::size_t>(ack[0]);
+    const Sent& message = sent_[id];
+    std::vector<Verdict>& verdicts =
+        message.owner == kGateway ? gateway_verdicts_ : relays_[static_cast<std::size_t>(message.owner)].verdicts;
+    if (dropped) {
+      for_each_record(message.bytes.data() + kUnit, message.bytes.data() + message.bytes.size(), element_size_,
+                      [&](const RecordHeader& header, const std::byte*, const std::byte*, std::size_t) {
+                        verdicts.push_back({header.source, from, kDropped});
+                      });
+    }
+    for (std::size_t at = 1; at + 2 < ack.size(); at += 3) verdicts.push_back({ack[at], ack[at + 1], ack[at + 2]});
+    if (message.owner == kGateway) {
+      --bundle_acks_missing_;
+      gateway_progress();
+    } else {
+      Relay& relay = relays_[static_cast<std::size_t>(message.owner)];
+      --relay.acks_missing;
+      relay_progress(relay);
+    }
+  }
+
+  void on_report(const MPI_Status& status) {
+    int count = 0;
+    check_mpi(MPI_Get_count(&status, MPI_INT, &count), "MPI_Get_count");
+    std::vector<int> report(static_cast<std::size_t>(count));
+    check_mpi(MPI_Recv(report.data(), count, MPI_INT, status.MPI_SOURCE, kReportTag, relay_comm_, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+    take_report(report);
+  }
+
+  void poll() {
+    int arrived = 0;
+    MPI_Status status;
+    check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, relay_comm_, &arrived, &status), "MPI_Iprobe");
+    if (!arrived) return;
+    switch (status.MPI_TAG) {
+      case kBundleTag:
+        on_bundle(status);
+        break;
+      case kDeliveryTag:
+        on_delivery(status);
+        break;
+      case kAckTag:
+        on_ack(status);
+        break;
+      case kReportTag:
+        on_report(status);
+        break;
+      case kAgreementTag:
+        agreement_->receive(status.MPI_SOURCE);
+        break;
+      default:
+        throw Error(MPI_ERR_INTERN, "sparse exchange: a message with tag " + std::to_string(status.MPI_TAG) +
+                                        " from rank " + std::to_string(status.MPI_SOURCE) +
+                                        " on the relay channel, which must carry nothing else");
+    }
+  }
+
+  MPI_Comm comm_;
+  std::size_t element_size_;
+  const PlaceFn& place_;
+  const DoneFn& done_;
+  const VerdictFn& on_verdict_;
+  int self_;
+  int size_;
+  int k_;
+  std::size_t gather_min_;
+  int node_ = 0;
+  int lanes_ = 1;
+
+  // Round 1.
+  std::deque<std::vector<std::byte>> gather_storage_;  // this rank's gathers, while round 1 sends them
+  int gathers_sent_ = 0;
+  std::vector<std::byte> own_gather_;  // records this rank gathers for itself as a gateway
+  std::deque<Gathered> gathered_;      // as a gateway: what it received, own_gather_ last
+
+  // Round 2.
+  MPI_Comm relay_comm_ = MPI_COMM_NULL;
+  MPI_Datatype unit_type_ = MPI_DATATYPE_NULL;
+  std::span<int> agreement_max_;
+  std::vector<int> values_;  // the caller's values and the lowest dropping rank
+  MaxReduction* agreement_ = nullptr;
+  std::deque<Sent> sent_;  // bundles first, then deliveries; stable, requests point into it
+  std::vector<MPI_Request> requests_;
+  std::deque<std::vector<int>> messages_;  // acknowledgements and reports, while they are sent
+  std::map<int, int> received_from_;       // bundles and deliveries per source (receive)
+  int reports_missing_ = 0;
+  bool contributed_ = false;
+  int bundle_acks_missing_ = 0;
+  bool gateway_failed_ = false;
+  bool gateway_done_ = false;
+  std::vector<Verdict> gateway_verdicts_;
+  std::deque<Relay> relays_;
+};
+
+}  // namespace
+
+void node_aware_exchange(MPI_Comm comm, const ExchangeRoute& route, std::size_t element_size,
+                         const std::vector<RawMessage>& outgoing, const PlaceFn& place, const DoneFn& done,
+                         const VerdictFn& on_verdict, std::span<int> agreement_max) {
+  NodeAwareExchange(comm, route, element_size, place, done, on_verdict).run(outgoing, agreement_max);
+}
+
+}  // namespace distopo::detail
