@@ -16,7 +16,7 @@ namespace {
 // exchange ran on it.
 struct NodeBlocks {
   int ranks_per_node = 0;  // 0: the nodes are not consecutive blocks of one size
-  Comm relay_channel;      // made when first needed
+  Comm relay_channel;
 };
 
 int delete_blocks(MPI_Comm, int, void* attribute, void*) {
@@ -92,25 +92,12 @@ ExchangeRoute exchange_route(MPI_Comm channel) {
   const int k = blocks->ranks_per_node;
   // One rank per node, or one node: nothing to gather.
   if (k <= 1 || k >= comm_size(channel)) return {};
-  ExchangeRoute route{.ranks_per_node = k};
+  if (!blocks->relay_channel) blocks->relay_channel = private_copy(channel);
+  ExchangeRoute route{.ranks_per_node = k, .relay_channel = blocks->relay_channel.get()};
   if (const int gather_min = parse_positive(std::getenv(kGatherMinEnv)); gather_min > 0) {
     route.gather_min = static_cast<std::size_t>(gather_min);
   }
   return route;
 }
-
-namespace detail {
-
-MPI_Comm relay_channel(MPI_Comm channel) {
-  void* attribute = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(channel, blocks_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
-  if (!found) throw Error(MPI_ERR_INTERN, "sparse exchange: a node-aware route without its nodes");
-  auto* blocks = static_cast<NodeBlocks*>(attribute);
-  if (!blocks->relay_channel) blocks->relay_channel = private_copy(channel);
-  return blocks->relay_channel.get();
-}
-
-}  // namespace detail
 
 }  // namespace distopo

@@ -19,6 +19,13 @@
 // from, which joins round 2's agreement once it has all its reports. So the
 // agreement completes only after every record arrived, and a sender hears
 // its receivers' verdicts before it contributes, as on the direct route.
+//
+// Out of memory in round 2 ends like a dropped message on the direct route
+// (sparse_exchange.hpp): what a rank cannot hold, or cannot say what became
+// of, it reports as dropped by itself, from memory it holds already or from
+// the stack; every rank then throws the same DroppedMessages. What round 2
+// needs before its first message (its agreement, its channel, the counts of
+// deliveries per node-mate) is allocated before round 1.
 #include <algorithm>
 #include <climits>
 #include <cstddef>
@@ -40,8 +47,6 @@
 namespace distopo::detail {
 namespace {
 
-// Round 2's tags (on its own channel).
-enum Tag : int { kAgreementTag = 1, kBundleTag, kDeliveryTag, kAckTag, kReportTag };
 // Round 1's kind of message for a gather.
 constexpr int kGatherKind = kMaxMessageKinds;
 
@@ -90,10 +95,21 @@ struct Verdict {
   int verdict;
 };
 
+// Appends without throwing: false when there was no memory.
+template <class T>
+bool try_push(std::vector<T>& into, const T& value) {
+  try {
+    into.push_back(value);
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
+
 class NodeAwareExchange {
  public:
   NodeAwareExchange(MPI_Comm comm, const ExchangeRoute& route, std::size_t element_size, const PlaceFn& place,
-                    const DoneFn& done, const VerdictFn& on_verdict)
+                    const DoneFn& done, const VerdictFn& on_verdict, std::span<int> agreement_max)
       : comm_(comm),
         element_size_(element_size),
         place_(place),
@@ -102,17 +118,21 @@ class NodeAwareExchange {
         self_(comm_rank(comm)),
         size_(comm_size(comm)),
         k_(route.ranks_per_node),
-        gather_min_(route.gather_min) {
-    node_ = self_ / k_;
-    const int nodes = (size_ + k_ - 1) / k_;
-    lanes_ = std::max(1, k_ / nodes);
-  }
+        gather_min_(route.gather_min),
+        node_(self_ / k_),
+        lanes_(std::max(1, k_ / ((size_ + k_ - 1) / k_))),
+        relay_comm_(route.relay_channel),
+        unit_type_(contiguous_bytes(kUnit)),
+        agreement_max_(agreement_max),
+        values_(agreement_max.size() + 1, 0),
+        agreement_(relay_comm_, values_, kAgreementTag),
+        deliveries_from_(static_cast<std::size_t>(node_size(node_)), 0) {}
 
-  void run(const std::vector<RawMessage>& outgoing, std::span<int> agreement_max) {
+  void run(const std::vector<RawMessage>& outgoing) {
     std::vector<RawMessage> round1 = plan_gathers(outgoing);
     // The caller's values and whether anyone gathered.
-    std::vector<int> values(agreement_max.begin(), agreement_max.end());
-    values.push_back(gathers_sent_ > 0 || !own_gather_.empty() ? 1 : 0);
+    std::vector<int> values(agreement_max_.begin(), agreement_max_.end());
+    values.push_back(gathers_sent_ > 0 || !gathered_.empty() ? 1 : 0);
     try {
       nbx_exchange(
           comm_, element_size_, round1,
@@ -124,15 +144,18 @@ class NodeAwareExchange {
           },
           on_verdict_, values, kMaxMessageKinds + 1);
     } catch (const DroppedMessages&) {
-      std::copy(values.begin(), values.end() - 1, agreement_max.begin());
+      std::copy(values.begin(), values.end() - 1, agreement_max_.begin());
       throw;
     }
-    std::copy(values.begin(), values.end() - 1, agreement_max.begin());
-    if (values.back() == 0) return;
-    relay(agreement_max);
+    std::copy(values.begin(), values.end() - 1, agreement_max_.begin());
+    if (values.back() != 0) relay();
   }
 
  private:
+  // Round 2's tags. An acknowledgement or a report is a header on its own
+  // (ints on the stack of either side); the verdicts, if any, follow as a
+  // message of their own.
+  enum Tag : int { kAgreementTag = 1, kBundleTag, kDeliveryTag, kAckTag, kReportTag, kVerdictsTag };
   // Whose a round-2 message is: this rank's bundles, or the deliveries of a
   // bundle it received (an index into relays_).
   static constexpr int kGateway = -1;
@@ -142,12 +165,19 @@ class NodeAwareExchange {
     int tag;
     int owner;
     std::vector<std::byte> bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  struct VerdictsSent {
+    std::vector<Verdict> verdicts;
+    MPI_Request request;
   };
   struct Relay {
     int upstream;
     int upstream_id;
     int acks_missing = 0;
     std::vector<Verdict> verdicts;
+    bool lost = false;            // a verdict could not be kept: all its records count as dropped here
+    int upstream_id_dropped = 0;  // -n: the n-th message from upstream (acknowledge)
   };
   struct Gathered {
     int source;
@@ -164,13 +194,13 @@ class NodeAwareExchange {
 
   // Round 1's messages: the caller's, but for a rank with many messages for
   // other nodes, which go into gathers (those for this rank's own gateway
-  // role straight into own_gather_).
+  // role straight into gathered_).
   std::vector<RawMessage> plan_gathers(const std::vector<RawMessage>& outgoing) {
     std::size_t off_node = 0;
     for (const RawMessage& message : outgoing) off_node += node_of(message.destination) != node_ ? 1 : 0;
-    if (8 % element_size_ != 0 || off_node < gather_min_) return outgoing;
+    if (kUnit % element_size_ != 0 || off_node < gather_min_) return outgoing;
 
-    std::map<int, std::vector<std::byte>> gathers;  // per gateway of this node
+    std::map<int, std::vector<std::byte>> gathers;  // per gateway of this node, this rank included
     std::vector<RawMessage> round1;
     for (const RawMessage& message : outgoing) {
       const int node = node_of(message.destination);
@@ -178,20 +208,20 @@ class NodeAwareExchange {
         round1.push_back(message);
         continue;
       }
-      const int hop = gateway(node_, node, lane_of(self_));
-      std::vector<std::byte>& into = hop == self_ ? own_gather_ : gathers[hop];
-      append_record(into, {message.destination, self_, message.kind, message.count}, message.data,
+      append_record(gathers[gateway(node_, node, lane_of(self_))],
+                    {message.destination, self_, message.kind, message.count}, message.data,
                     static_cast<std::size_t>(message.count) * element_size_);
     }
     for (const auto& [hop, bytes] : gathers) {
-      if (bytes.size() / element_size_ > static_cast<std::size_t>(INT_MAX)) {
-        own_gather_.clear();
-        return outgoing;  // too large for one message: this rank sends directly
-      }
+      // Too large for one message: this rank sends directly.
+      if (bytes.size() / element_size_ > static_cast<std::size_t>(INT_MAX)) return outgoing;
     }
     for (auto& [hop, bytes] : gathers) {
-      gather_storage_.push_back(std::move(bytes));
-      const std::vector<std::byte>& stored = gather_storage_.back();
+      if (hop == self_) {
+        gathered_.push_back({self_, std::move(bytes)});
+        continue;
+      }
+      const std::vector<std::byte>& stored = gather_storage_.emplace_back(std::move(bytes));
       round1.push_back({hop, stored.data(), static_cast<int>(stored.size() / element_size_), kGatherKind});
     }
     gathers_sent_ = static_cast<int>(gather_storage_.size());
@@ -217,57 +247,60 @@ class NodeAwareExchange {
 
   // --- Round 2 ---------------------------------------------------------------
 
-  void relay(std::span<int> agreement_max) {
-    relay_comm_ = relay_channel(comm_);
-    unit_type_ = contiguous_bytes(kUnit);
-    // The caller's values, taken when this rank contributes (verdicts may
-    // set them until then), and size - r for the lowest rank r that dropped
-    // a record (0: none).
-    agreement_max_ = agreement_max;
-    values_.assign(agreement_max.size() + 1, 0);
-    MaxReduction agreement(relay_comm_, values_, kAgreementTag);
-    agreement_ = &agreement;
-    reports_missing_ = gathers_sent_ + (own_gather_.empty() ? 0 : 1);
-
+  void relay() {
+    reports_missing_ = gathers_sent_;
+    for (const Gathered& gathered : gathered_) reports_missing_ += gathered.source == self_ ? 1 : 0;
     send_bundles();
     gateway_progress();
     contribute_if_ready();
-    while (!agreement.done()) poll();
-    agreement.complete_sends();
-    check_mpi(PMPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-    std::copy(values_.begin(), values_.end() - 1, agreement_max.begin());
+    while (!agreement_.done()) poll();
+    agreement_.complete_sends();
+    for (Sent& message : sent_) check_mpi(PMPI_Wait(&message.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    for (VerdictsSent& verdicts : verdicts_sent_) {
+      check_mpi(PMPI_Wait(&verdicts.request, MPI_STATUS_IGNORE), "MPI_Wait");
+    }
+    std::copy(values_.begin(), values_.end() - 1, agreement_max_.begin());
     if (values_.back() != 0) {
       throw DroppedMessages(MPI_ERR_NO_MEM, "rank " + std::to_string(size_ - values_.back()) +
                                                 ": out of memory for the data other ranks sent it; it was dropped");
     }
   }
 
-  std::size_t new_message(int to, int tag, int owner) {
+  void new_message(int to, int tag, int owner) {
     std::vector<std::byte> bytes(kUnit);
     const int id = static_cast<int>(sent_.size());
     std::memcpy(bytes.data(), &id, sizeof id);
     sent_.push_back({to, tag, owner, std::move(bytes)});
-    return sent_.size() - 1;
   }
 
   void post(std::size_t index) {
     Sent& message = sent_[index];
-    const std::size_t units = message.bytes.size() / kUnit;
-    if (units > static_cast<std::size_t>(INT_MAX)) {
-      throw Error(MPI_ERR_COUNT, "sparse exchange: a relayed message of more than INT_MAX units of 8 bytes");
-    }
-    requests_.emplace_back();
-    check_mpi(MPI_Isend(message.bytes.data(), static_cast<int>(units), unit_type_, message.to, message.tag, relay_comm_,
-                        &requests_.back()),
+    check_mpi(MPI_Isend(message.bytes.data(), static_cast<int>(message.bytes.size() / kUnit), unit_type_, message.to,
+                        message.tag, relay_comm_, &message.request),
               "MPI_Isend");
   }
 
-  // The gathered records (own_gather_ included) as one bundle per node. A
-  // gateway without memory for them reports them all dropped by itself.
-  void send_bundles() {
-    if (!own_gather_.empty()) gathered_.push_back({self_, std::move(own_gather_)});
-    std::map<int, std::size_t> bundle_of;  // node -> index in sent_
+  // Builds sent_[first ...) with build() and checks their sizes; false (and
+  // nothing kept) when memory or a message's size ran out.
+  template <class Build>
+  bool build_messages(std::size_t first, Build&& build) {
     try {
+      build();
+      for (std::size_t index = first; index < sent_.size(); ++index) {
+        if (sent_[index].bytes.size() / kUnit > static_cast<std::size_t>(INT_MAX)) throw std::bad_alloc();
+      }
+      return true;
+    } catch (const std::bad_alloc&) {
+      sent_.resize(first);
+      return false;
+    }
+  }
+
+  // The gathered records as one bundle per node: posted, or, without memory
+  // for them, reported dropped by this rank.
+  void send_bundles() {
+    const bool built = build_messages(0, [&] {
+      std::map<int, std::size_t> bundle_of;  // node -> index in sent_
       for (const Gathered& gathered : gathered_) {
         for_each_record(gathered.bytes.data(), gathered.bytes.data() + gathered.bytes.size(), element_size_,
                         [&](const RecordHeader& header, const std::byte*, const std::byte* record, std::size_t bytes) {
@@ -278,41 +311,80 @@ class NodeAwareExchange {
                           into.insert(into.end(), record, record + bytes);
                         });
       }
-    } catch (const std::bad_alloc&) {
-      sent_.clear();
-      gateway_failed_ = true;
-      return;
-    }
+    });
+    gateway_lost_ = !built;
     for (std::size_t index = 0; index < sent_.size(); ++index) post(index);
     bundle_acks_missing_ = static_cast<int>(sent_.size());
     for (Gathered& gathered : gathered_) std::vector<std::byte>().swap(gathered.bytes);
   }
 
+  // Sends a header on `tag` ({header, verdict count}: eager, from the stack)
+  // and `verdicts` after it, non-blocking where there is memory to keep them.
+  void send_with_verdicts(int to, int tag, int header, const std::vector<Verdict>& verdicts) {
+    int words[2] = {header, static_cast<int>(verdicts.size())};
+    check_mpi(MPI_Send(words, 2, MPI_INT, to, tag, relay_comm_), "MPI_Send");
+    if (verdicts.empty()) return;
+    const int count = static_cast<int>(3 * verdicts.size());
+    try {
+      VerdictsSent& kept = verdicts_sent_.emplace_back(VerdictsSent{verdicts, MPI_REQUEST_NULL});
+      check_mpi(MPI_Isend(kept.verdicts.data(), count, MPI_INT, to, kVerdictsTag, relay_comm_, &kept.request),
+                "MPI_Isend");
+    } catch (const std::bad_alloc&) {
+      check_mpi(MPI_Send(verdicts.data(), count, MPI_INT, to, kVerdictsTag, relay_comm_), "MPI_Send");
+    }
+  }
+
+  // Receives the verdicts announced by a header from `from` (count of them),
+  // appending them to `into`; false when there was no memory (then they are
+  // dropped).
+  bool receive_verdicts(int from, int count, std::vector<Verdict>& into) {
+    if (count == 0) return true;
+    const std::size_t at = into.size();
+    try {
+      into.resize(at + static_cast<std::size_t>(count));
+    } catch (const std::bad_alloc&) {
+      drop_message(relay_comm_, from, kVerdictsTag, MPI_INT);
+      return false;
+    }
+    check_mpi(MPI_Recv(into.data() + at, 3 * count, MPI_INT, from, kVerdictsTag, relay_comm_, MPI_STATUS_IGNORE),
+              "MPI_Recv");
+    return true;
+  }
+
   // Once every bundle is acknowledged: each rank gathered from gets the
-  // verdicts about its records.
+  // verdicts about its records (all dropped here if this rank lost track).
   void gateway_progress() {
     if (bundle_acks_missing_ > 0 || gateway_done_) return;
     gateway_done_ = true;
     for (const Gathered& gathered : gathered_) {
-      std::vector<int>& report = messages_.emplace_back();
-      if (gateway_failed_) report.insert(report.end(), {gathered.source, self_, kDropped});
+      std::vector<Verdict> verdicts;
+      bool lost = gateway_lost_;
       for (const Verdict& verdict : gateway_verdicts_) {
-        if (verdict.source == gathered.source)
-          report.insert(report.end(), {verdict.source, verdict.receiver, verdict.verdict});
+        if (verdict.source == gathered.source && !try_push(verdicts, verdict)) lost = true;
+      }
+      if (lost) {
+        verdicts.clear();
+        verdicts.shrink_to_fit();
       }
       if (gathered.source == self_) {
-        take_report(report);
+        if (lost) judged(self_, self_, kDropped);
+        for (const Verdict& verdict : verdicts) judged(verdict.source, verdict.receiver, verdict.verdict);
+        --reports_missing_;
+        contribute_if_ready();
         continue;
       }
-      requests_.emplace_back();
-      check_mpi(MPI_Isend(report.data(), static_cast<int>(report.size()), MPI_INT, gathered.source, kReportTag,
-                          relay_comm_, &requests_.back()),
-                "MPI_Isend");
+      // A lost report names this rank as where the records were dropped.
+      send_with_verdicts(gathered.source, kReportTag, lost ? self_ : -1, verdicts);
     }
   }
 
-  void take_report(const std::vector<int>& report) {
-    for (std::size_t at = 0; at + 2 < report.size(); at += 3) judged(report[at], report[at + 1], report[at + 2]);
+  void on_report(const MPI_Status& status) {
+    int words[2] = {0, 0};
+    check_mpi(MPI_Recv(words, 2, MPI_INT, status.MPI_SOURCE, kReportTag, relay_comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    if (words[0] >= 0) judged(self_, words[0], kDropped);
+    std::vector<Verdict> verdicts;
+    if (!receive_verdicts(status.MPI_SOURCE, words[1], verdicts)) judged(self_, status.MPI_SOURCE, kDropped);
+    for (const Verdict& verdict : verdicts) judged(verdict.source, verdict.receiver, verdict.verdict);
     --reports_missing_;
     contribute_if_ready();
   }
@@ -334,7 +406,7 @@ class NodeAwareExchange {
     if (contributed_ || reports_missing_ > 0) return;
     contributed_ = true;
     std::copy(agreement_max_.begin(), agreement_max_.end(), values_.begin());
-    agreement_->start();
+    agreement_.start();
   }
 
   // A record that reached its receiver (this rank): placed, then judged.
@@ -350,10 +422,26 @@ class NodeAwareExchange {
     return done_(header.source, header.kind, header.count, target);
   }
 
-  // Receives a probed bundle or delivery; empty when there was no room (then
-  // it is dropped and acknowledged so).
-  std::vector<std::byte> receive(const MPI_Status& status) {
-    const int received = ++received_from_[status.MPI_SOURCE];
+  // Takes this rank's records of a bundle or delivery, collecting verdicts
+  // about them into `relay`.
+  void take_records(const std::vector<std::byte>& message, Relay& relay) {
+    for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
+                    [&](const RecordHeader& header, const std::byte* payload, const std::byte*, std::size_t) {
+                      if (header.destination != self_) return;
+                      const int verdict = take(header, payload);
+                      if (verdict != 0 && !try_push(relay.verdicts, {header.source, self_, verdict})) relay.lost = true;
+                    });
+  }
+
+  // Bundles come once from each sender, deliveries from node-mates: their
+  // place among the messages from the same sender names a dropped one.
+  int arrival(int source) {
+    return node_of(source) == node_ ? ++deliveries_from_[static_cast<std::size_t>(source - node_ * k_)] : 1;
+  }
+
+  // Receives a probed bundle or delivery; empty when there was no room: then
+  // it is dropped and acknowledged so (-arrival).
+  std::vector<std::byte> receive(const MPI_Status& status, int arrival) {
     int units = 0;
     check_mpi(MPI_Get_count(&status, unit_type_, &units), "MPI_Get_count");
     std::vector<std::byte> message;
@@ -361,9 +449,7 @@ class NodeAwareExchange {
       message.resize(static_cast<std::size_t>(units) * kUnit);
     } catch (const std::bad_alloc&) {
       drop_message(relay_comm_, status.MPI_SOURCE, status.MPI_TAG, unit_type_);
-      // Its id went with it: it is named by its place among the messages its
-      // sender sent this rank, which arrive in the order they were sent.
-      acknowledge(status.MPI_SOURCE, -received, {});
+      acknowledge(status.MPI_SOURCE, -arrival, {});
       return {};
     }
     check_mpi(
@@ -372,46 +458,37 @@ class NodeAwareExchange {
     return message;
   }
 
-  // The acknowledgement of message `id` (-n: the n-th, dropped) with the
-  // verdicts about its records.
-  void acknowledge(int to, int id, const std::vector<Verdict>& verdicts) {
-    std::vector<int>& ack = messages_.emplace_back();
-    ack.reserve(1 + 3 * verdicts.size());
-    ack.push_back(id);
-    for (const Verdict& verdict : verdicts) ack.insert(ack.end(), {verdict.source, verdict.receiver, verdict.verdict});
-    requests_.emplace_back();
-    check_mpi(MPI_Isend(ack.data(), static_cast<int>(ack.size()), MPI_INT, to, kAckTag, relay_comm_, &requests_.back()),
-              "MPI_Isend");
-  }
-
-  void on_delivery(const MPI_Status& status) {
-    const std::vector<std::byte> message = receive(status);
-    if (message.empty()) return;
-    std::vector<Verdict> verdicts;
-    for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
-                    [&](const RecordHeader& header, const std::byte* payload, const std::byte*, std::size_t) {
-                      if (const int verdict = take(header, payload); verdict != 0) {
-                        verdicts.push_back({header.source, self_, verdict});
-                      }
-                    });
-    acknowledge(status.MPI_SOURCE, id_of(message), verdicts);
-  }
-
   static int id_of(const std::vector<std::byte>& message) {
     int id = 0;
     std::memcpy(&id, message.data(), sizeof id);
     return id;
   }
 
+  // `id`: the message's, or -n for the n-th message from `to`, all of whose
+  // records count as dropped here.
+  void acknowledge(int to, int id, const std::vector<Verdict>& verdicts) {
+    send_with_verdicts(to, kAckTag, id, verdicts);
+  }
+
+  void on_delivery(const MPI_Status& status) {
+    const int n = arrival(status.MPI_SOURCE);
+    const std::vector<std::byte> message = receive(status, n);
+    if (message.empty()) return;
+    Relay verdicts{status.MPI_SOURCE, id_of(message), 0, {}, false, -n};
+    take_records(message, verdicts);
+    acknowledge(status.MPI_SOURCE, verdicts.lost ? -n : verdicts.upstream_id, verdicts.verdicts);
+  }
+
   // A bundle: one delivery per receiver on this node, this rank's own
   // records taken here. Without memory for the deliveries the bundle counts
   // as dropped by this rank.
   void on_bundle(const MPI_Status& status) {
-    const std::vector<std::byte> message = receive(status);
+    const int n = arrival(status.MPI_SOURCE);
+    const std::vector<std::byte> message = receive(status, n);
     if (message.empty()) return;
     const std::size_t first = sent_.size();
     const auto relay_index = static_cast<int>(relays_.size());
-    try {
+    const bool built = build_messages(first, [&] {
       std::map<int, std::size_t> delivery_to;  // receiver -> index in sent_
       for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
                       [&](const RecordHeader& header, const std::byte*, const std::byte* record, std::size_t bytes) {
@@ -421,32 +498,27 @@ class NodeAwareExchange {
                         std::vector<std::byte>& into = sent_[it->second].bytes;
                         into.insert(into.end(), record, record + bytes);
                       });
-      relays_.push_back({status.MPI_SOURCE, id_of(message), static_cast<int>(sent_.size() - first), {}});
-    } catch (const std::bad_alloc&) {
-      sent_.resize(first);
-      acknowledge(status.MPI_SOURCE, -received_from_[status.MPI_SOURCE], {});
+      relays_.push_back({status.MPI_SOURCE, id_of(message), 0, {}, false, -n});
+    });
+    if (!built) {
+      acknowledge(status.MPI_SOURCE, -n, {});
       return;
     }
     Relay& relay = relays_.back();
-    for_each_record(message.data() + kUnit, message.data() + message.size(), element_size_,
-                    [&](const RecordHeader& header, const std::byte* payload, const std::byte*, std::size_t) {
-                      if (header.destination != self_) return;
-                      if (const int verdict = take(header, payload); verdict != 0) {
-                        relay.verdicts.push_back({header.source, self_, verdict});
-                      }
-                    });
+    take_records(message, relay);
     // Posted in the order of their ids, as every message is (nth_sent_to).
     for (std::size_t index = first; index < sent_.size(); ++index) post(index);
+    relay.acks_missing = static_cast<int>(sent_.size() - first);
     relay_progress(relay);
   }
 
   void relay_progress(Relay& relay) {
     if (relay.acks_missing > 0) return;
-    acknowledge(relay.upstream, relay.upstream_id, relay.verdicts);
-    relay.verdicts.clear();
+    acknowledge(relay.upstream, relay.lost ? relay.upstream_id_dropped : relay.upstream_id, relay.verdicts);
+    relay.verdicts = {};
   }
 
-  // The id of the n-th message (from 1) this rank sent `rank`.
+  // The index of the n-th message (from 1) this rank sent `rank`.
   [[nodiscard]] std::size_t nth_sent_to(int rank, int n) const {
     for (std::size_t i = 0; i < sent_.size(); ++i) {
       if (sent_[i].to == rank && --n == 0) return i;
@@ -456,41 +528,29 @@ class NodeAwareExchange {
   }
 
   void on_ack(const MPI_Status& status) {
-    int count = 0;
-    check_mpi(MPI_Get_count(&status, MPI_INT, &count), "MPI_Get_count");
-    std::vector<int> ack(static_cast<std::size_t>(count));
-    check_mpi(MPI_Recv(ack.data(), count, MPI_INT, status.MPI_SOURCE, kAckTag, relay_comm_, MPI_STATUS_IGNORE),
-              "MPI_Recv");
     const int from = status.MPI_SOURCE;
-    const bool dropped = ack[0] < 0;
-    const std::size_t id = dropped ? nth_sent_to(from, -ack[0]) : static_cast<std::size_t>(ack[0]);
+    int words[2] = {0, 0};
+    check_mpi(MPI_Recv(words, 2, MPI_INT, from, kAckTag, relay_comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    const bool dropped = words[0] < 0;
+    const std::size_t id = dropped ? nth_sent_to(from, -words[0]) : static_cast<std::size_t>(words[0]);
     const Sent& message = sent_[id];
-    std::vector<Verdict>& verdicts =
-        message.owner == kGateway ? gateway_verdicts_ : relays_[static_cast<std::size_t>(message.owner)].verdicts;
+    Relay* relay = message.owner == kGateway ? nullptr : &relays_[static_cast<std::size_t>(message.owner)];
+    std::vector<Verdict>& verdicts = relay != nullptr ? relay->verdicts : gateway_verdicts_;
+    bool& lost = relay != nullptr ? relay->lost : gateway_lost_;
+    if (!receive_verdicts(from, words[1], verdicts)) lost = true;
     if (dropped) {
       for_each_record(message.bytes.data() + kUnit, message.bytes.data() + message.bytes.size(), element_size_,
                       [&](const RecordHeader& header, const std::byte*, const std::byte*, std::size_t) {
-                        verdicts.push_back({header.source, from, kDropped});
+                        if (!try_push(verdicts, {header.source, from, kDropped})) lost = true;
                       });
     }
-    for (std::size_t at = 1; at + 2 < ack.size(); at += 3) verdicts.push_back({ack[at], ack[at + 1], ack[at + 2]});
-    if (message.owner == kGateway) {
+    if (relay == nullptr) {
       --bundle_acks_missing_;
       gateway_progress();
     } else {
-      Relay& relay = relays_[static_cast<std::size_t>(message.owner)];
-      --relay.acks_missing;
-      relay_progress(relay);
+      --relay->acks_missing;
+      relay_progress(*relay);
     }
-  }
-
-  void on_report(const MPI_Status& status) {
-    int count = 0;
-    check_mpi(MPI_Get_count(&status, MPI_INT, &count), "MPI_Get_count");
-    std::vector<int> report(static_cast<std::size_t>(count));
-    check_mpi(MPI_Recv(report.data(), count, MPI_INT, status.MPI_SOURCE, kReportTag, relay_comm_, MPI_STATUS_IGNORE),
-              "MPI_Recv");
-    take_report(report);
   }
 
   void poll() {
@@ -512,7 +572,7 @@ class NodeAwareExchange {
         on_report(status);
         break;
       case kAgreementTag:
-        agreement_->receive(status.MPI_SOURCE);
+        agreement_.receive(status.MPI_SOURCE);
         break;
       default:
         throw Error(MPI_ERR_INTERN, "sparse exchange: a message with tag " + std::to_string(status.MPI_TAG) +
@@ -530,29 +590,30 @@ class NodeAwareExchange {
   int size_;
   int k_;
   std::size_t gather_min_;
-  int node_ = 0;
-  int lanes_ = 1;
+  int node_;
+  int lanes_;
+  MPI_Comm relay_comm_;
+  MPI_Datatype unit_type_;
+  std::span<int> agreement_max_;
+  // Round 2's values: the caller's, taken when this rank contributes
+  // (verdicts may set them until then), and size - r for the lowest rank r
+  // that dropped a record (0: none).
+  std::vector<int> values_;
+  MaxReduction agreement_;
+  std::vector<int> deliveries_from_;  // per node-mate (arrival)
 
   // Round 1.
   std::deque<std::vector<std::byte>> gather_storage_;  // this rank's gathers, while round 1 sends them
   int gathers_sent_ = 0;
-  std::vector<std::byte> own_gather_;  // records this rank gathers for itself as a gateway
-  std::deque<Gathered> gathered_;      // as a gateway: what it received, own_gather_ last
+  std::deque<Gathered> gathered_;  // as a gateway: what it gathers (its own records too)
 
   // Round 2.
-  MPI_Comm relay_comm_ = MPI_COMM_NULL;
-  MPI_Datatype unit_type_ = MPI_DATATYPE_NULL;
-  std::span<int> agreement_max_;
-  std::vector<int> values_;  // the caller's values and the lowest dropping rank
-  MaxReduction* agreement_ = nullptr;
-  std::deque<Sent> sent_;  // bundles first, then deliveries; stable, requests point into it
-  std::vector<MPI_Request> requests_;
-  std::deque<std::vector<int>> messages_;  // acknowledgements and reports, while they are sent
-  std::map<int, int> received_from_;       // bundles and deliveries per source (receive)
+  std::deque<Sent> sent_;  // bundles first, then deliveries; stable while they are sent
+  std::deque<VerdictsSent> verdicts_sent_;
   int reports_missing_ = 0;
   bool contributed_ = false;
   int bundle_acks_missing_ = 0;
-  bool gateway_failed_ = false;
+  bool gateway_lost_ = false;  // the bundles could not be built, or a verdict not kept
   bool gateway_done_ = false;
   std::vector<Verdict> gateway_verdicts_;
   std::deque<Relay> relays_;
@@ -563,7 +624,7 @@ class NodeAwareExchange {
 void node_aware_exchange(MPI_Comm comm, const ExchangeRoute& route, std::size_t element_size,
                          const std::vector<RawMessage>& outgoing, const PlaceFn& place, const DoneFn& done,
                          const VerdictFn& on_verdict, std::span<int> agreement_max) {
-  NodeAwareExchange(comm, route, element_size, place, done, on_verdict).run(outgoing, agreement_max);
+  NodeAwareExchange(comm, route, element_size, place, done, on_verdict, agreement_max).run(outgoing);
 }
 
 }  // namespace distopo::detail

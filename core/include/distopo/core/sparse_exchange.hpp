@@ -48,6 +48,8 @@ struct ExchangeRoute {
   // A rank gathers its messages for other nodes when it has at least this
   // many; else they go directly.
   std::size_t gather_min = 32;
+  // A copy of the channel for the relayed messages (owned by its cache).
+  MPI_Comm relay_channel = MPI_COMM_NULL;
   [[nodiscard]] bool node_aware() const { return ranks_per_node > 0; }
 };
 
@@ -68,13 +70,6 @@ inline constexpr const char* kGatherMinEnv = "DISTOPO_EXCHANGE_GATHER_MIN";
 // it); the environment must be the same on every rank. Throws MPI_ERR_ARG
 // for a value it does not know.
 ExchangeRoute exchange_route(MPI_Comm channel);
-
-namespace detail {
-// The copy of `channel` the node-aware route relays on, cached with what
-// exchange_route found (which must have been called on it). Collective the
-// first time.
-MPI_Comm relay_channel(MPI_Comm channel);
-}  // namespace detail
 
 namespace detail {
 struct RawMessage {
