@@ -47,9 +47,6 @@
 namespace distopo::detail {
 namespace {
 
-// Round 1's kind of message for a gather.
-constexpr int kGatherKind = kMaxMessageKinds;
-
 // Records are padded to units of 8 bytes; a round-2 message starts with one
 // unit holding the sender's id of it.
 constexpr std::size_t kUnit = 8;
@@ -130,25 +127,18 @@ class NodeAwareExchange {
 
   void run(const std::vector<RawMessage>& outgoing) {
     std::vector<RawMessage> round1 = plan_gathers(outgoing);
-    // The caller's values and whether anyone gathered.
-    std::vector<int> values(agreement_max_.begin(), agreement_max_.end());
-    values.push_back(gathers_sent_ > 0 || !gathered_.empty() ? 1 : 0);
-    try {
-      nbx_exchange(
-          comm_, element_size_, round1,
-          [this](int source, int kind, int count) {
-            return kind == kGatherKind ? room(source, count) : place_(source, kind, count);
-          },
-          [this](int source, int kind, int count, const void* data) {
-            return kind == kGatherKind ? 0 : done_(source, kind, count, data);
-          },
-          on_verdict_, values, kMaxMessageKinds + 1);
-    } catch (const DroppedMessages&) {
-      std::copy(values.begin(), values.end() - 1, agreement_max_.begin());
-      throw;
-    }
-    std::copy(values.begin(), values.end() - 1, agreement_max_.begin());
-    if (values.back() != 0) relay();
+    const std::span<int> routes = agreement_max_.last(kRouteSlots);
+    routes[2] = gathers_sent_ > 0 || !gathered_.empty() ? 1 : 0;
+    nbx_exchange(
+        comm_, element_size_, round1,
+        [this](int source, int kind, int count) {
+          return kind == kGatherKind ? room(source, count) : place_(source, kind, count);
+        },
+        [this](int source, int kind, int count, const void* data) {
+          return kind == kGatherKind ? 0 : done_(source, kind, count, data);
+        },
+        on_verdict_, agreement_max_, kMaxMessageKinds + 1);
+    if (routes[2] != 0 && routes[0] == -routes[1]) relay();
   }
 
  private:

@@ -10,6 +10,7 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "dropped_message.hpp"
 #include "max_reduction.hpp"
 #include "nbx.hpp"
@@ -77,11 +78,49 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
     }
   }
-  if (route.node_aware()) {
-    node_aware_exchange(comm, route, element_size, outgoing, place, done, on_verdict, agreement_max);
-  } else {
-    nbx_exchange(comm, element_size, outgoing, place, done, on_verdict, agreement_max, kMaxMessageKinds);
+  // The caller's values and every rank's route (its ranks per node, as the
+  // maximum and the minimum): ranks given different routes find out in the
+  // same round, all of them, instead of waiting for each other. A gather a
+  // direct rank receives from such a rank is dropped unread.
+  std::vector<int> values(agreement_max.begin(), agreement_max.end());
+  values.push_back(route.ranks_per_node);
+  values.push_back(-route.ranks_per_node);
+  values.push_back(0);
+  const std::span<int> routes(values.end() - kRouteSlots, values.end());
+  const VerdictFn verdict_then_values = [&](int destination, int verdict) {
+    on_verdict(destination, verdict);
+    std::copy(agreement_max.begin(), agreement_max.end(), values.begin());
+  };
+  const auto check_routes = [&] {
+    std::copy(values.begin(), values.end() - kRouteSlots, agreement_max.begin());
+    if (routes[0] != -routes[1]) {
+      throw Error(MPI_ERR_ARG, std::string("sparse exchange: ranks were given different routes (") + kExchangeEnv +
+                                   " or " + kRanksPerNodeEnv + " differ: " + std::to_string(-routes[1]) + " and " +
+                                   std::to_string(routes[0]) + " ranks per node); they must be the same on all ranks");
+    }
+  };
+  try {
+    if (route.node_aware()) {
+      node_aware_exchange(comm, route, element_size, outgoing, place, done, verdict_then_values, values);
+    } else {
+      std::vector<std::byte> stray;
+      nbx_exchange(
+          comm, element_size, outgoing,
+          [&](int source, int kind, int count) -> void* {
+            if (kind != kGatherKind) return place(source, kind, count);
+            stray.resize(static_cast<std::size_t>(count) * element_size);
+            return stray.data();
+          },
+          [&](int source, int kind, int count, const void* data) {
+            return kind == kGatherKind ? 0 : done(source, kind, count, data);
+          },
+          verdict_then_values, values, kMaxMessageKinds + 1);
+    }
+  } catch (const DroppedMessages&) {
+    check_routes();
+    throw;
   }
+  check_routes();
 }
 
 // Requests are completed through PMPI_ names: the C API library interposes

@@ -289,6 +289,39 @@ TEST(SparseExchange, ReceiverWithoutRoomEndsTheRoundTheSameOnEveryRank) {
   EXPECT_NE(message.find("rank 0: out of memory"), std::string::npos) << "rank " << rank << " got: " << message;
 }
 
+// Odd ranks take the node-aware route (gathering everything for other nodes
+// of 2 ranks), even ranks the direct one: every rank gets the same
+// MPI_ERR_ARG after the round, none waits for the others.
+TEST(SparseExchange, RanksGivenDifferentRoutesAllFailTheSame) {
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  auto relay = distopo::private_copy(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  if (size < 3) GTEST_SKIP() << "needs 2 nodes of 2 ranks";
+  distopo::ExchangeRoute route;
+  if (rank % 2 == 1) route = {.ranks_per_node = 2, .gather_min = 1, .relay_channel = relay.get()};
+  std::vector<std::vector<int>> payloads(static_cast<std::size_t>(size));
+  std::vector<OutgoingMessage<int>> messages;
+  for (int d = 0; d < size; ++d) {
+    payloads[static_cast<std::size_t>(d)] = {rank, d};
+    messages.push_back({d, payloads[static_cast<std::size_t>(d)]});
+  }
+  std::vector<int> landing;
+  int error_class = MPI_SUCCESS;
+  try {
+    distopo::sparse_exchange_into<int>(
+        comm, messages,
+        [&](int, int count) {
+          landing.resize(landing.size() + static_cast<std::size_t>(count));
+          return landing.data() + landing.size() - static_cast<std::size_t>(count);
+        },
+        {}, {}, route);
+  } catch (const distopo::Error& error) {
+    error_class = error.error_class();
+  }
+  EXPECT_EQ(error_class, MPI_ERR_ARG);
+}
+
 // Registered a second time with DISTOPO_EXCHANGE=node_aware on emulated nodes
 // (tests/core/CMakeLists.txt): those runs must get the node-aware route.
 TEST(SparseExchange, RouteFromTheEnvironment) {
