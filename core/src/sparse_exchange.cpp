@@ -94,9 +94,10 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
   const auto check_routes = [&] {
     std::copy(values.begin(), values.end() - kRouteSlots, agreement_max.begin());
     if (routes[0] != -routes[1]) {
-      throw Error(MPI_ERR_ARG, std::string("sparse exchange: ranks were given different routes (") + kExchangeEnv +
-                                   " or " + kRanksPerNodeEnv + " differ: " + std::to_string(-routes[1]) + " and " +
-                                   std::to_string(routes[0]) + " ranks per node); they must be the same on all ranks");
+      throw RouteMismatch(MPI_ERR_ARG, std::string("ranks were given different exchange routes (") + kExchangeEnv +
+                                           " or " + kRanksPerNodeEnv + " differ: " + std::to_string(-routes[1]) +
+                                           " and " + std::to_string(routes[0]) +
+                                           " ranks per node); they must be the same on all ranks");
     }
   };
   try {

@@ -112,6 +112,8 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
   } catch (const DroppedMessages&) {
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
     throw;
+  } catch (const RouteMismatch& mismatch) {
+    throw Error(mismatch.error_class(), std::string(kCaller) + ": " + mismatch.what());
   }
   agreement.throw_if_failed(channel, error, kCaller);
   outbox.reset();

@@ -140,6 +140,11 @@ class DroppedMessages : public Error {
  public:
   using Error::Error;
 };
+// Thrown on every rank when ranks were given different routes (MPI_ERR_ARG).
+class RouteMismatch : public Error {
+ public:
+  using Error::Error;
+};
 
 struct ExchangeVerdicts {
   std::function<int(int source, int kind, int count)> accept;
