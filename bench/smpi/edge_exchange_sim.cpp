@@ -187,6 +187,10 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
                           {"iprobe_s", settings.iprobe}};
     if (impl == "mpich_alg") row["reduce_scatter"] = settings.reduce_scatter;
     row["exchange"] = impl == "distopo" ? environment(distopo::kExchangeEnv, "direct") : "mpich";
+    if (row["exchange"] == "node_aware") {
+      row["gather_min"] =
+          std::stoi(environment(distopo::kGatherMinEnv, std::to_string(distopo::ExchangeRoute{}.gather_min).c_str()));
+    }
     row["ranks_per_node"] = std::stoi(environment(distopo::kRanksPerNodeEnv, "0"));
     if (!settings.model_name.empty()) row["model"] = settings.model_name;
     std::printf("%s\n", row.dump().c_str());
