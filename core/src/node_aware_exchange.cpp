@@ -464,9 +464,10 @@ class NodeAwareExchange {
     const int n = arrival(status.MPI_SOURCE);
     const std::vector<std::byte> message = receive(status, n);
     if (message.empty()) return;
-    Relay verdicts{status.MPI_SOURCE, id_of(message), 0, {}, false, -n};
-    take_records(message, verdicts);
-    acknowledge(status.MPI_SOURCE, verdicts.lost ? -n : verdicts.upstream_id, verdicts.verdicts);
+    // Its verdicts are collected as a relay's with nothing to pass on.
+    Relay taken{status.MPI_SOURCE, id_of(message), 0, {}, false, -n};
+    take_records(message, taken);
+    acknowledge(status.MPI_SOURCE, taken.lost ? -n : taken.upstream_id, taken.verdicts);
   }
 
   // A bundle: one delivery per receiver on this node, this rank's own
