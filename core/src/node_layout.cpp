@@ -1,5 +1,6 @@
 #include "distopo/core/node_layout.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 
@@ -26,6 +27,7 @@ NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {
     layout.node_count = (size + k - 1) / k;
     // Uniform when the last node is full, or when one node holds everyone.
     layout.ranks_per_node = size % k == 0 ? k : (size < k ? size : 0);
+    layout.largest_node = std::min(k, size);
     return layout;
   }
 
@@ -45,6 +47,7 @@ NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, counts.data(), 3, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
   layout.node_count = counts[2];
   layout.ranks_per_node = counts[0] == -counts[1] ? counts[0] : 0;
+  layout.largest_node = counts[0];
   return layout;
 }
 

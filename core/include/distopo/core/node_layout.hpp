@@ -29,6 +29,7 @@ struct NodeLayout {
   int local_rank = 0;  // this rank's index on its node (order of ranks in comm)
   int node_count = 1;
   int ranks_per_node = 0;  // every node's rank count when all nodes hold the same number, else 0
+  int largest_node = 1;    // the rank count of the node that holds the most
   bool emulated = false;   // true when the ranks-per-node setting was used
 };
 
