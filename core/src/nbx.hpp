@@ -18,6 +18,10 @@ inline constexpr int kGatherKind = kMaxMessageKinds;
 // gathered (the node-aware route sets it).
 inline constexpr std::size_t kRouteSlots = 3;
 
+// Where a message of `count` elements goes (`place`), or nullptr when this
+// rank has no memory for it.
+void* room_for(const PlaceFn& place, int source, int kind, int count);
+
 // Direct: NBX (sparse_exchange.cpp), for message kinds 0 ... kinds - 1 (the
 // node-aware route sends one kind more through it: kMaxMessageKinds).
 void nbx_exchange(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,

@@ -126,7 +126,7 @@ class NodeAwareExchange {
         deliveries_from_(static_cast<std::size_t>(node_size(node_)), 0) {}
 
   void run(const std::vector<RawMessage>& outgoing) {
-    std::vector<RawMessage> round1 = plan_gathers(outgoing);
+    const std::vector<RawMessage>& round1 = plan_gathers(outgoing);
     const std::span<int> routes = agreement_max_.last(kRouteSlots);
     routes[2] = gathers_sent_ > 0 || !gathered_.empty() ? 1 : 0;
     nbx_exchange(
@@ -184,14 +184,14 @@ class NodeAwareExchange {
 
   // Round 1's messages: the caller's, but for a rank with many messages for
   // other nodes, which go into gathers (those for this rank's own gateway
-  // role straight into gathered_).
-  std::vector<RawMessage> plan_gathers(const std::vector<RawMessage>& outgoing) {
+  // role straight into gathered_): then round1_.
+  const std::vector<RawMessage>& plan_gathers(const std::vector<RawMessage>& outgoing) {
     std::size_t off_node = 0;
     for (const RawMessage& message : outgoing) off_node += node_of(message.destination) != node_ ? 1 : 0;
     if (kUnit % element_size_ != 0 || off_node < gather_min_) return outgoing;
 
     std::map<int, std::vector<std::byte>> gathers;  // per gateway of this node, this rank included
-    std::vector<RawMessage> round1;
+    std::vector<RawMessage>& round1 = round1_;
     for (const RawMessage& message : outgoing) {
       const int node = node_of(message.destination);
       if (node == node_) {
@@ -401,12 +401,7 @@ class NodeAwareExchange {
 
   // A record that reached its receiver (this rank): placed, then judged.
   int take(const RecordHeader& header, const std::byte* payload) {
-    void* target = nullptr;
-    try {
-      target = place_(header.source, header.kind, header.count);
-    } catch (const std::bad_alloc&) {
-      return kDropped;
-    }
+    void* target = room_for(place_, header.source, header.kind, header.count);
     if (target == nullptr && header.count > 0) return kDropped;
     if (header.count > 0) std::memcpy(target, payload, static_cast<std::size_t>(header.count) * element_size_);
     return done_(header.source, header.kind, header.count, target);
@@ -594,6 +589,7 @@ class NodeAwareExchange {
   std::vector<int> deliveries_from_;  // per node-mate (arrival)
 
   // Round 1.
+  std::vector<RawMessage> round1_;
   std::deque<std::vector<std::byte>> gather_storage_;  // this rank's gathers, while round 1 sends them
   int gathers_sent_ = 0;
   std::deque<Gathered> gathered_;  // as a gateway: what it gathers (its own records too)

@@ -45,16 +45,6 @@ void acknowledge(MPI_Comm comm, int source, int verdict, std::vector<MPI_Request
   }
 }
 
-// Where a message of `count` elements goes, or nullptr when this rank has no
-// memory for it.
-void* room_for(const PlaceFn& place, int source, int kind, int count) {
-  try {
-    return place(source, kind, count);
-  } catch (const std::bad_alloc&) {
-    return nullptr;
-  }
-}
-
 // Where posting starts: messages in destination order are posted from the
 // first destination after this rank, wrapping around (as MPI libraries order
 // an alltoall's peers). In plain order every rank would reach the high ranks
@@ -69,6 +59,14 @@ std::size_t first_to_post(const std::vector<RawMessage>& outgoing, int self) {
   return static_cast<std::size_t>(after_self - outgoing.begin());
 }
 }  // namespace
+
+void* room_for(const PlaceFn& place, int source, int kind, int count) {
+  try {
+    return place(source, kind, count);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+}
 
 void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vector<RawMessage>& outgoing,
                          const PlaceFn& place, const DoneFn& done, const VerdictFn& on_verdict,
