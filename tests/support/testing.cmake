@@ -54,22 +54,35 @@ list(APPEND DISTOPO_CAPI_TEST_ENV "LD_PRELOAD=${_capi_preload}")
 
 set(DISTOPO_TEST_TIMEOUT 120 CACHE STRING "Seconds a test may take unless it says otherwise")
 
-# Registers <target> once per process count as <target>.np<n>, under mpiexec.
+# Registers <target> once per process count as <NAME>.np<n> (NAME: the
+# target's by default), under mpiexec, with the program's ARGS.
 function(_distopo_register_mpi_runs target)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "PROCS;LABELS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT;NAME" "PROCS;LABELS;ENVIRONMENT;ARGS" ${ARGN})
   if(NOT ARG_PROCS)
     set(ARG_PROCS ${DISTOPO_TEST_PROCS})
   endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${DISTOPO_TEST_TIMEOUT})
   endif()
+  if(NOT ARG_NAME)
+    set(ARG_NAME ${target})
+  endif()
   foreach(np IN LISTS ARG_PROCS)
-    add_test(NAME ${target}.np${np}
+    add_test(NAME ${ARG_NAME}.np${np}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS}
-                     $<TARGET_FILE:${target}> ${MPIEXEC_POSTFLAGS})
-    set_tests_properties(${target}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT} PROCESSORS 2 LABELS "${ARG_LABELS}"
-                                                      ENVIRONMENT "${ARG_ENVIRONMENT}")
+                     $<TARGET_FILE:${target}> ${ARG_ARGS} ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${ARG_NAME}.np${np} PROPERTIES TIMEOUT ${ARG_TIMEOUT} PROCESSORS 2 LABELS "${ARG_LABELS}"
+                                                        ENVIRONMENT "${ARG_ENVIRONMENT}")
   endforeach()
+endfunction()
+
+# Registers an MPI test made by distopo_add_mpi_test again, as <name>.np<n>,
+# with more environment (ENVIRONMENT: NAME=VALUE entries, after the usual
+# ones) and program arguments (ARGS): the same test under another setting.
+function(distopo_add_mpi_test_variant target name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "PROCS;ENVIRONMENT;ARGS" ${ARGN})
+  _distopo_register_mpi_runs(${target} NAME ${name} PROCS ${ARG_PROCS} TIMEOUT ${ARG_TIMEOUT} LABELS mpi
+                             ENVIRONMENT ${DISTOPO_MPI_TEST_ENV} ${ARG_ENVIRONMENT} ARGS ${ARG_ARGS})
 endfunction()
 
 function(distopo_add_unit_test name)
