@@ -60,11 +60,12 @@ struct Settings {
   std::string iprobe = "";
   std::string model_name = "";
   smpi_bench::MachineModel model;
-  // The channel of distopo's exchange: MPI_COMM_WORLD, but for the node-aware
-  // route a duplicate, which caches the node communicator: SMPI's
-  // MPI_COMM_WORLD is one object shared by every simulated rank, and so are
-  // its attributes.
-  MPI_Comm channel = MPI_COMM_WORLD;
+  // The channel of distopo's exchange: a duplicate of MPI_COMM_WORLD, for
+  // either route, as dist_graph_create runs its exchange on a private
+  // duplicate. (The node-aware route caches its nodes on the channel, and
+  // SMPI's MPI_COMM_WORLD is one object shared by every simulated rank, and
+  // so are its attributes.)
+  MPI_Comm channel = MPI_COMM_NULL;
 };
 
 // The route of distopo's exchange (DISTOPO_EXCHANGE) and the emulated nodes
@@ -186,6 +187,9 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
                           {"platform", settings.platform},
                           {"iprobe_s", settings.iprobe}};
     if (impl == "mpich_alg") row["reduce_scatter"] = settings.reduce_scatter;
+    // distopo's exchange runs on a duplicate, MPICH's algorithm on the
+    // communicator it is given, each as in its library.
+    row["channel"] = impl == "distopo" ? "duplicate" : "comm_world";
     row["exchange"] = impl == "distopo" ? environment(distopo::kExchangeEnv, "direct") : "mpich";
     if (row["exchange"] == "node_aware") {
       row["gather_min"] =
@@ -238,7 +242,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (environment(distopo::kExchangeEnv, "direct") == "node_aware") MPI_Comm_dup(MPI_COMM_WORLD, &settings.channel);
+  MPI_Comm_dup(MPI_COMM_WORLD, &settings.channel);
 
   try {
     for (const std::string& family : settings.families) run_family(settings, family, rank, size);
@@ -246,6 +250,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rank %d: %s\n", rank, error.what());
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  MPI_Comm_free(&settings.channel);
   MPI_Finalize();
   return 0;
 }
