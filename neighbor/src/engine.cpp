@@ -79,22 +79,38 @@ long long parse_bytes(const std::string& text) {
   return std::stoll(text);
 }
 
-// The value of a setting: the key kept by set_neighbor_info, the key in
-// MPI_Comm_get_info (MPI libraries that keep unknown keys), the environment.
-std::optional<std::string> setting(MPI_Comm comm, const std::optional<std::string>& kept, const char* key,
+// The info MPI keeps on `comm` (MPI libraries that keep unknown keys), read
+// once per plan: each PMPI_Comm_get_info copies it. Null where there is none
+// to read.
+class CommInfo {
+ public:
+  explicit CommInfo(MPI_Comm comm) {
+#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_get_info returns no usable info
+    if (PMPI_Comm_get_info(comm, &info_) != MPI_SUCCESS) info_ = MPI_INFO_NULL;
+#else
+    (void)comm;
+#endif
+  }
+  ~CommInfo() {
+    if (info_ != MPI_INFO_NULL) PMPI_Info_free(&info_);
+  }
+  CommInfo(const CommInfo&) = delete;
+  CommInfo& operator=(const CommInfo&) = delete;
+
+  [[nodiscard]] std::optional<std::string> value(const char* key) const {
+    return info_ == MPI_INFO_NULL ? std::nullopt : info_value(info_, key);
+  }
+
+ private:
+  MPI_Info info_ = MPI_INFO_NULL;
+};
+
+// The value of a setting: the key kept by set_neighbor_info, the key in the
+// communicator's info, the environment.
+std::optional<std::string> setting(const CommInfo& info, const std::optional<std::string>& kept, const char* key,
                                    const char* env) {
   if (kept) return kept;
-#ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_get_info returns no usable info
-  MPI_Info info = MPI_INFO_NULL;
-  if (PMPI_Comm_get_info(comm, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
-    std::optional<std::string> value = info_value(info, key);
-    PMPI_Info_free(&info);
-    if (value) return value;
-  }
-#else
-  (void)comm;
-  (void)key;
-#endif
+  if (std::optional<std::string> value = info.value(key)) return value;
   if (const char* text = std::getenv(env)) return std::string(text);
   return std::nullopt;
 }
@@ -115,13 +131,14 @@ PlanSettings read_settings(MPI_Comm comm) {
   const Settings none;
   const Settings* kept = attribute<Settings>(comm, settings_keyval);
   if (kept == nullptr) kept = &none;
+  const CommInfo info(comm);
   PlanSettings s;
-  if (const auto text = setting(comm, kept->algorithm, kAlgorithmKey, kAlgorithmEnv)) {
+  if (const auto text = setting(info, kept->algorithm, kAlgorithmKey, kAlgorithmEnv)) {
     if (const auto algorithm = parse_algorithm(*text)) s.algorithm = *algorithm;
   }
-  if (const auto text = setting(comm, kept->max_bytes, kMaxBytesKey, kMaxBytesEnv))
+  if (const auto text = setting(info, kept->max_bytes, kMaxBytesKey, kMaxBytesEnv))
     s.aggregate_max_bytes = parse_bytes(*text);
-  if (const auto text = setting(comm, kept->ranks_per_node, kRanksPerNodeKey, kRanksPerNodeEnv)) {
+  if (const auto text = setting(info, kept->ranks_per_node, kRanksPerNodeKey, kRanksPerNodeEnv)) {
     s.ranks_per_node = parse_positive(text->c_str());
   }
   return s;
