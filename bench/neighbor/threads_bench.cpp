@@ -31,9 +31,30 @@
 #include <thread>
 #include <vector>
 
+namespace phase_clock {
+// This thread's time in each phase of the workload (threaded_workload.h's
+// WORKLOAD_PHASE), wall time including waiting: which calls the difference
+// between the implementations sits in.
+constexpr int kMaxPhases = 16;
+thread_local std::array<double, kMaxPhases> seconds{};
+template <class Call>
+auto timed(int phase, Call&& call) {
+  const auto start = std::chrono::steady_clock::now();
+  auto result = call();
+  seconds[static_cast<std::size_t>(phase)] +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+}  // namespace phase_clock
+#define WORKLOAD_PHASE(phase, call) phase_clock::timed((phase), [&] { return (call); })
 #include "threaded_workload.h"
 
 namespace {
+
+static_assert(WORKLOAD_PHASES <= phase_clock::kMaxPhases);
+constexpr std::array<const char*, WORKLOAD_PHASES> kPhaseNames = {
+    "create_adjacent",  "create_general",  "create_cart",    "first_collective", "nonblocking_wait",
+    "nonblocking_test", "persistent_init", "persistent_run", "request_free",     "comm_free"};
 
 struct Settings {
   std::vector<std::string> impls{"distopo", "mpich"};
@@ -50,7 +71,8 @@ struct Settings {
 };
 
 // Worker: one rank of the program. Rank 0 prints {"seconds", "failures",
-// "distopo"} on one line: the max over ranks of the threaded part's time.
+// "distopo", "phase_seconds"} on one line: the max over ranks of the threaded
+// part's time, and the time of each phase summed over all threads and ranks.
 int run_worker(const Settings& settings) {
   int provided = MPI_THREAD_SINGLE;
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
@@ -61,6 +83,7 @@ int run_worker(const Settings& settings) {
   std::vector<MPI_Comm> comms(static_cast<std::size_t>(settings.threads));
   for (MPI_Comm& comm : comms) MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   std::vector<int> failures(comms.size(), 0);
+  std::vector<std::array<double, phase_clock::kMaxPhases>> thread_phases(comms.size());
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   {
@@ -68,11 +91,17 @@ int run_worker(const Settings& settings) {
     for (std::size_t t = 0; t < comms.size(); ++t) {
       threads.emplace_back([&, t] {
         for (int step = 0; step < settings.steps; ++step) failures[t] += workload_step(comms[t], step);
+        thread_phases[t] = phase_clock::seconds;
       });
     }
   }
   double seconds = MPI_Wtime() - start;
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  std::array<double, phase_clock::kMaxPhases> phases{};
+  for (const auto& thread : thread_phases) {
+    for (std::size_t p = 0; p < phases.size(); ++p) phases[p] += thread[p];
+  }
+  MPI_Allreduce(MPI_IN_PLACE, phases.data(), static_cast<int>(phases.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   int failed = 0;
   for (int f : failures) failed += f;
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -84,8 +113,13 @@ int run_worker(const Settings& settings) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
+    nlohmann::json phase_seconds;
+    for (std::size_t p = 0; p < kPhaseNames.size(); ++p) phase_seconds[kPhaseNames[p]] = phases[p];
     std::printf("%s\n",
-                nlohmann::json{{"seconds", seconds}, {"failures", failed}, {"distopo", distopo}}.dump().c_str());
+                nlohmann::json{
+                    {"seconds", seconds}, {"failures", failed}, {"distopo", distopo}, {"phase_seconds", phase_seconds}}
+                    .dump()
+                    .c_str());
   }
   MPI_Finalize();
   return 0;

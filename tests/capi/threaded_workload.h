@@ -12,6 +12,26 @@
 #include <mpi.h>
 #include <stdio.h>
 
+/* The calls of a step, by kind, for a program that times them: it defines
+ * WORKLOAD_PHASE(phase, call) before including this header (threads_bench
+ * does). By default a call is only made. */
+enum workload_phase {
+  WORKLOAD_CREATE_ADJACENT,
+  WORKLOAD_CREATE_GENERAL,
+  WORKLOAD_CREATE_CART,
+  WORKLOAD_FIRST_COLLECTIVE, /* MPI_Neighbor_alltoall, the first on each new communicator */
+  WORKLOAD_NONBLOCKING_WAIT, /* MPI_Ineighbor_allgather and its MPI_Wait */
+  WORKLOAD_NONBLOCKING_TEST, /* MPI_Ineighbor_alltoall and its MPI_Test loop */
+  WORKLOAD_PERSISTENT_INIT,
+  WORKLOAD_PERSISTENT_RUN, /* MPI_Start and MPI_Wait, three times */
+  WORKLOAD_REQUEST_FREE,
+  WORKLOAD_COMM_FREE,
+  WORKLOAD_PHASES
+};
+#ifndef WORKLOAD_PHASE
+#define WORKLOAD_PHASE(phase, call) (call)
+#endif
+
 /* The block a rank sends to every out-neighbor in a given step. */
 static inline int workload_value(int sender, int step) { return sender * 1000 + step % 1000; }
 
@@ -41,26 +61,31 @@ static inline int workload_collectives(MPI_Comm topo, const int* sources, int de
 
   /* Blocking. */
   for (int i = 0; i < 4; ++i) received[i] = -1;
-  if (MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, topo) != MPI_SUCCESS) ++failures;
+  if (WORKLOAD_PHASE(WORKLOAD_FIRST_COLLECTIVE, MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, topo)) !=
+      MPI_SUCCESS) {
+    ++failures;
+  }
   failures += workload_check(received, sources, degree, step, "MPI_Neighbor_alltoall", rank);
 
   /* Non-blocking, completed by MPI_Wait. */
   MPI_Request request = MPI_REQUEST_NULL;
   for (int i = 0; i < 4; ++i) received[i] = -1;
-  if (MPI_Ineighbor_allgather(send, 1, MPI_INT, received, 1, MPI_INT, topo, &request) != MPI_SUCCESS ||
-      MPI_Wait(&request, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+  if (WORKLOAD_PHASE(WORKLOAD_NONBLOCKING_WAIT,
+                     MPI_Ineighbor_allgather(send, 1, MPI_INT, received, 1, MPI_INT, topo, &request)) != MPI_SUCCESS ||
+      WORKLOAD_PHASE(WORKLOAD_NONBLOCKING_WAIT, MPI_Wait(&request, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
     ++failures;
   }
   failures += workload_check(received, sources, degree, step, "MPI_Ineighbor_allgather", rank);
 
   /* Non-blocking, completed by an MPI_Test loop. */
   for (int i = 0; i < 4; ++i) received[i] = -1;
-  if (MPI_Ineighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, topo, &request) != MPI_SUCCESS) {
+  if (WORKLOAD_PHASE(WORKLOAD_NONBLOCKING_TEST,
+                     MPI_Ineighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, topo, &request)) != MPI_SUCCESS) {
     ++failures;
   } else {
     int done = 0;
     while (!done) {
-      if (MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+      if (WORKLOAD_PHASE(WORKLOAD_NONBLOCKING_TEST, MPI_Test(&request, &done, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
         ++failures;
         break;
       }
@@ -69,8 +94,8 @@ static inline int workload_collectives(MPI_Comm topo, const int* sources, int de
   failures += workload_check(received, sources, degree, step, "MPI_Ineighbor_alltoall", rank);
 
   /* Persistent, started three times with new contents. */
-  if (MPI_Neighbor_alltoall_init(send, 1, MPI_INT, received, 1, MPI_INT, topo, MPI_INFO_NULL, &request) !=
-      MPI_SUCCESS) {
+  if (WORKLOAD_PHASE(WORKLOAD_PERSISTENT_INIT, MPI_Neighbor_alltoall_init(send, 1, MPI_INT, received, 1, MPI_INT, topo,
+                                                                          MPI_INFO_NULL, &request)) != MPI_SUCCESS) {
     return failures + 1;
   }
   for (int round = 0; round < 3; ++round) {
@@ -78,10 +103,13 @@ static inline int workload_collectives(MPI_Comm topo, const int* sources, int de
       send[i] = workload_value(rank, step + round);
       received[i] = -1;
     }
-    if (MPI_Start(&request) != MPI_SUCCESS || MPI_Wait(&request, MPI_STATUS_IGNORE) != MPI_SUCCESS) ++failures;
+    if (WORKLOAD_PHASE(WORKLOAD_PERSISTENT_RUN, MPI_Start(&request)) != MPI_SUCCESS ||
+        WORKLOAD_PHASE(WORKLOAD_PERSISTENT_RUN, MPI_Wait(&request, MPI_STATUS_IGNORE)) != MPI_SUCCESS) {
+      ++failures;
+    }
     failures += workload_check(received, sources, degree, step + round, "MPI_Neighbor_alltoall_init", rank);
   }
-  if (MPI_Request_free(&request) != MPI_SUCCESS) ++failures;
+  if (WORKLOAD_PHASE(WORKLOAD_REQUEST_FREE, MPI_Request_free(&request)) != MPI_SUCCESS) ++failures;
   return failures;
 }
 
@@ -98,7 +126,8 @@ static inline int workload_step(MPI_Comm comm, int step) {
     const int ring[2] = {left, right};
     const int weights[2] = {1, 2};
     MPI_Comm graph = MPI_COMM_NULL;
-    if (MPI_Dist_graph_create_adjacent(comm, 2, ring, weights, 2, ring, weights, MPI_INFO_NULL, 0, &graph) !=
+    if (WORKLOAD_PHASE(WORKLOAD_CREATE_ADJACENT, MPI_Dist_graph_create_adjacent(comm, 2, ring, weights, 2, ring,
+                                                                                weights, MPI_INFO_NULL, 0, &graph)) !=
         MPI_SUCCESS) {
       return failures + 1;
     }
@@ -109,7 +138,7 @@ static inline int workload_step(MPI_Comm comm, int step) {
     MPI_Dist_graph_neighbors(graph, 2, sources, source_weights, 2, destinations, destination_weights);
     if (!((sources[0] == left && sources[1] == right) || (sources[0] == right && sources[1] == left))) ++failures;
     failures += workload_collectives(graph, sources, 2, step, rank);
-    MPI_Comm_free(&graph);
+    WORKLOAD_PHASE(WORKLOAD_COMM_FREE, MPI_Comm_free(&graph));
   }
 
   /* General: this rank names its edges to the next two ranks. */
@@ -117,7 +146,8 @@ static inline int workload_step(MPI_Comm comm, int step) {
     const int node = rank, degree = 2;
     const int destinations[2] = {right, (rank + 2) % size};
     MPI_Comm graph = MPI_COMM_NULL;
-    if (MPI_Dist_graph_create(comm, 1, &node, &degree, destinations, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph) !=
+    if (WORKLOAD_PHASE(WORKLOAD_CREATE_GENERAL, MPI_Dist_graph_create(comm, 1, &node, &degree, destinations,
+                                                                      MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph)) !=
         MPI_SUCCESS) {
       return failures + 1;
     }
@@ -131,14 +161,16 @@ static inline int workload_step(MPI_Comm comm, int step) {
       ++failures;
     }
     failures += workload_collectives(graph, sources, 2, step, rank);
-    MPI_Comm_free(&graph);
+    WORKLOAD_PHASE(WORKLOAD_COMM_FREE, MPI_Comm_free(&graph));
   }
 
   /* Cartesian: a periodic ring. */
   {
     const int periodic = 1;
     MPI_Comm grid = MPI_COMM_NULL;
-    if (MPI_Cart_create(comm, 1, &size, &periodic, 0, &grid) != MPI_SUCCESS) return failures + 1;
+    if (WORKLOAD_PHASE(WORKLOAD_CREATE_CART, MPI_Cart_create(comm, 1, &size, &periodic, 0, &grid)) != MPI_SUCCESS) {
+      return failures + 1;
+    }
     int coords = -1, below = -1, above = -1, topology = MPI_UNDEFINED;
     MPI_Topo_test(grid, &topology);
     MPI_Cart_coords(grid, rank, 1, &coords);
@@ -146,7 +178,7 @@ static inline int workload_step(MPI_Comm comm, int step) {
     if (topology != MPI_CART || coords != rank || below != left || above != right) ++failures;
     const int sources[2] = {below, above};
     failures += workload_collectives(grid, sources, 2, step, rank);
-    MPI_Comm_free(&grid);
+    WORKLOAD_PHASE(WORKLOAD_COMM_FREE, MPI_Comm_free(&grid));
   }
   return failures;
 }
