@@ -3,8 +3,10 @@
 library commit, CPU load, ranks x threads and steps, the median over rounds of distopo's and MPICH's
 time for the threaded part and the median of the per-round ratio (distopo /
 MPICH, each round's two runs back to back), with the load average seen.
+With --phases: for rows that carry phase_seconds (threads_phases.jsonl), the
+median over rounds of each phase's time, summed over threads and ranks.
 
-Usage: threads_table.py docs/results/threads/threads.jsonl
+Usage: threads_table.py [--phases] docs/results/threads/threads.jsonl
 """
 import json
 import statistics
@@ -12,8 +14,27 @@ import sys
 from collections import defaultdict
 
 
+def phases_table(rows):
+    groups = defaultdict(list)
+    for row in rows:
+        if "phase_seconds" in row:
+            groups[(row["commit"], row["cpu_load"])].append(row)
+    for (commit, load), group in groups.items():
+        print(f"\n{commit[:24]}, {load} busy processes ({len(group) // 2} rounds): thread-seconds per phase, median\n")
+        print("| phase | distopo | MPICH | distopo / MPICH |")
+        print("|---|---:|---:|---:|")
+        for phase in group[0]["phase_seconds"]:
+            ours = statistics.median(r["phase_seconds"][phase] for r in group if r["impl"] == "distopo")
+            theirs = statistics.median(r["phase_seconds"][phase] for r in group if r["impl"] == "mpich")
+            print(f"| {phase} | {ours:.3f} | {theirs:.3f} | {ours / theirs:.2f}x |")
+
+
 def main():
-    rows = [json.loads(line) for path in sys.argv[1:] for line in open(path) if line.startswith("{")]
+    arguments = [a for a in sys.argv[1:] if a != "--phases"]
+    rows = [json.loads(line) for path in arguments for line in open(path) if line.startswith("{")]
+    if "--phases" in sys.argv[1:]:
+        phases_table(rows)
+        return
     # (commit, load, ranks x threads, steps, quiet) -> round -> impl -> row
     runs = defaultdict(lambda: defaultdict(dict))
     for row in rows:
