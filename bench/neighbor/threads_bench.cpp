@@ -52,9 +52,6 @@ auto timed(int phase, Call&& call) {
 namespace {
 
 static_assert(WORKLOAD_PHASES <= phase_clock::kMaxPhases);
-constexpr std::array<const char*, WORKLOAD_PHASES> kPhaseNames = {
-    "create_adjacent",  "create_general",  "create_cart",    "first_collective", "nonblocking_wait",
-    "nonblocking_test", "persistent_init", "persistent_run", "request_free",     "comm_free"};
 
 struct Settings {
   std::vector<std::string> impls{"distopo", "mpich"};
@@ -114,7 +111,9 @@ int run_worker(const Settings& settings) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
     nlohmann::json phase_seconds;
-    for (std::size_t p = 0; p < kPhaseNames.size(); ++p) phase_seconds[kPhaseNames[p]] = phases[p];
+    for (int p = 0; p < WORKLOAD_PHASES; ++p) {
+      phase_seconds[workload_phase_name(static_cast<workload_phase>(p))] = phases[static_cast<std::size_t>(p)];
+    }
     std::printf("%s\n",
                 nlohmann::json{
                     {"seconds", seconds}, {"failures", failed}, {"distopo", distopo}, {"phase_seconds", phase_seconds}}

@@ -28,6 +28,12 @@ enum workload_phase {
   WORKLOAD_COMM_FREE,
   WORKLOAD_PHASES
 };
+static inline const char* workload_phase_name(enum workload_phase phase) {
+  static const char* const names[WORKLOAD_PHASES] = {
+      "create_adjacent",  "create_general",  "create_cart",    "first_collective", "nonblocking_wait",
+      "nonblocking_test", "persistent_init", "persistent_run", "request_free",     "comm_free"};
+  return names[phase];
+}
 #ifndef WORKLOAD_PHASE
 #define WORKLOAD_PHASE(phase, call) (call)
 #endif
