@@ -11,6 +11,8 @@
 
 namespace distopo::detail {
 
+// The delete callback of an attribute that owns a T (the library's records,
+// families and caches alike).
 template <class T>
 int delete_cached(MPI_Comm, int, void* attribute, void*) {
   delete static_cast<T*>(attribute);

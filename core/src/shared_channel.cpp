@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "comm_cache.hpp"
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
@@ -59,13 +60,8 @@ int copy_family(MPI_Comm old_comm, int, void*, void* attribute_in, void* attribu
   return MPI_SUCCESS;
 }
 
-int delete_family(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<FamilyRef*>(attribute);
-  return MPI_SUCCESS;
-}
-
 // MPI_Comm_dup keeps the group and the rank order: the duplicate joins the family.
-constinit const RuntimeKeyval family_keyval{copy_family, delete_family};
+constinit const RuntimeKeyval family_keyval{copy_family, detail::delete_cached<FamilyRef>};
 
 void set_family(MPI_Comm comm, FamilyRef family) {
   auto attribute = std::make_unique<FamilyRef>(std::move(family));

@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 
+#include "comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
 
@@ -21,13 +22,8 @@ int copy_record(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, i
   return MPI_SUCCESS;
 }
 
-int delete_record(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<SharedRecord*>(attribute);
-  return MPI_SUCCESS;
-}
-
 // MPI_Comm_dup and friends carry the record; MPI_Comm_free drops it.
-constinit const RuntimeKeyval topology_keyval{copy_record, delete_record};
+constinit const RuntimeKeyval topology_keyval{copy_record, detail::delete_cached<SharedRecord>};
 
 const char* kind_name(const TopologyRecord& record) {
   switch (record.index()) {
