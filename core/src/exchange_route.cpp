@@ -1,5 +1,6 @@
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "comm_cache.hpp"
@@ -13,49 +14,83 @@
 namespace distopo {
 namespace {
 
-// What a channel learnt about its nodes, the first time a node-aware
-// exchange ran on it.
-struct NodeBlocks {
-  int ranks_per_node = 0;  // 0: the nodes are not consecutive blocks of one size
-  Comm relay_channel;
+// What a channel's nodes are, once found (MPI_Comm_split_type): the size of
+// its blocks of consecutive ranks, 0 when the nodes are not such blocks.
+struct FoundNodes {
+  int ranks_per_node = 0;
 };
 
-constinit const RuntimeKeyval blocks_keyval{MPI_COMM_NULL_COPY_FN, detail::delete_cached<NodeBlocks>};
+// The channel of a node-aware exchange's relayed messages, one per channel.
+struct RelayChannel {
+  Comm comm;
+};
+
+constinit const RuntimeKeyval found_nodes_keyval{MPI_COMM_NULL_COPY_FN, detail::delete_cached<FoundNodes>};
+constinit const RuntimeKeyval relay_keyval{MPI_COMM_NULL_COPY_FN, detail::delete_cached<RelayChannel>};
 
 // Collective over `channel`: its nodes (discover_nodes), kept when they are
 // blocks of k consecutive ranks from rank 0 on, the last possibly smaller:
 // when every rank r is local rank r mod k of node r / k.
-std::unique_ptr<NodeBlocks> find_blocks(MPI_Comm channel) {
-  auto blocks = std::make_unique<NodeBlocks>();
-  const NodeLayout layout = discover_nodes(channel, parse_positive(std::getenv(kRanksPerNodeEnv)));
+std::unique_ptr<FoundNodes> find_nodes(MPI_Comm channel) {
+  const NodeLayout layout = discover_nodes(channel, 0);
   const int k = layout.largest_node;
   int misfit = comm_rank(channel) != layout.node * k + layout.local_rank ? 1 : 0;
-  if (!layout.emulated) {
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, &misfit, 1, MPI_INT, MPI_MAX, channel), "MPI_Allreduce");
-  }
-  blocks->ranks_per_node = misfit != 0 ? 0 : k;
-  return blocks;
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, &misfit, 1, MPI_INT, MPI_MAX, channel), "MPI_Allreduce");
+  auto found = std::make_unique<FoundNodes>();
+  found->ranks_per_node = misfit != 0 ? 0 : k;
+  return found;
+}
+
+// The info key's value, else the environment variable's; nullopt for neither.
+std::optional<std::string> setting(MPI_Info info, const char* key, const char* variable) {
+  if (std::optional<std::string> value = info_value(info, key)) return value;
+  const char* text = std::getenv(variable);
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  return std::string(text);
 }
 
 }  // namespace
 
-ExchangeRoute exchange_route(MPI_Comm channel) {
-  const char* asked = std::getenv(kExchangeEnv);
-  const std::string choice = asked == nullptr || *asked == '\0' ? "auto" : asked;
+ExchangeRoute exchange_route(MPI_Comm channel, MPI_Info info) {
+  const std::string choice = setting(info, kExchangeInfoKey, kExchangeEnv).value_or("auto");
   if (choice != "auto" && choice != "direct" && choice != "node_aware") {
-    throw Error(MPI_ERR_ARG, std::string(kExchangeEnv) + "=" + choice + ": expected auto, direct or node_aware");
+    throw Error(MPI_ERR_ARG, std::string(kExchangeInfoKey) + " (or " + kExchangeEnv + ") = " + choice +
+                                 ": expected auto, direct or node_aware");
   }
-  // auto: node-aware where the nodes are declared (DISTOPO_RANKS_PER_NODE),
-  // as finding them costs MPICH O(P) per rank (MPI_Comm_split_type).
-  if (choice == "direct" || (choice == "auto" && parse_positive(std::getenv(kRanksPerNodeEnv)) <= 0)) return {};
-  NodeBlocks& blocks = detail::cached_on<NodeBlocks>(channel, blocks_keyval, [&] { return find_blocks(channel); });
-  const int k = blocks.ranks_per_node;
+  // auto: node-aware where the nodes are declared (distopo_ranks_per_node or
+  // DISTOPO_RANKS_PER_NODE), as finding them costs MPICH O(P) per rank
+  // (MPI_Comm_split_type).
+  const int declared = emulated_ranks_per_node(info);
+  if (choice == "direct" || (choice == "auto" && declared <= 0)) return {};
+  ExchangeRoute route;
+  int k = declared;
+  if (k <= 0) {
+    const FoundNodes* found = detail::find_cached<FoundNodes>(channel, found_nodes_keyval);
+    if (found == nullptr) {
+      // Finding them is collective: it waits for the exchange's agreement,
+      // which tells whether every rank asked for it.
+      route.find_nodes = [channel] {
+        detail::cached_on<FoundNodes>(channel, found_nodes_keyval, [&] { return find_nodes(channel); });
+      };
+      return route;
+    }
+    k = found->ranks_per_node;
+  }
   // One rank per node, or one node: nothing to gather.
   if (k <= 1 || k >= comm_size(channel)) return {};
-  if (!blocks.relay_channel) blocks.relay_channel = private_copy(channel);
-  ExchangeRoute route{.ranks_per_node = k, .relay_channel = blocks.relay_channel.get()};
-  if (const int gather_min = parse_positive(std::getenv(kGatherMinEnv)); gather_min > 0) {
-    route.gather_min = static_cast<std::size_t>(gather_min);
+  route.ranks_per_node = k;
+  // The cache entry now, the copy in round 2: what can fail on one rank
+  // alone (memory) fails before the exchange, where the agreement reports it.
+  RelayChannel& relay =
+      detail::cached_on<RelayChannel>(channel, relay_keyval, [] { return std::make_unique<RelayChannel>(); });
+  route.relay_channel = [&relay, channel] {
+    if (!relay.comm) relay.comm = private_copy(channel);
+    return relay.comm.get();
+  };
+  if (const std::optional<std::string> gather_min = setting(info, kGatherMinInfoKey, kGatherMinEnv)) {
+    if (const int value = parse_positive(gather_min->c_str()); value > 0) {
+      route.gather_min = static_cast<std::size_t>(value);
+    }
   }
   return route;
 }

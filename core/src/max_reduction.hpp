@@ -38,6 +38,9 @@ class MaxReduction {
   MaxReduction& operator=(const MaxReduction&) = delete;
   ~MaxReduction();
 
+  // Runs over `copy` instead: a copy of the communicator it was made for
+  // (the same ranks, so the same partners). Before start().
+  void use_copy(MPI_Comm copy) { comm_ = copy; }
   // Contributes `values`, which must not change afterwards.
   void start();
   // The caller probed a message with our tag from `source`: receive it.

@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <new>
 #include <string>
@@ -118,11 +119,11 @@ class NodeAwareExchange {
         gather_min_(route.gather_min),
         node_(self_ / k_),
         lanes_(std::max(1, k_ / ((size_ + k_ - 1) / k_))),
-        relay_comm_(route.relay_channel),
+        relay_channel_(route.relay_channel),
         unit_type_(contiguous_bytes(kUnit)),
         agreement_max_(agreement_max),
         values_(agreement_max.size() + 1, 0),
-        agreement_(relay_comm_, values_, kAgreementTag),
+        agreement_(comm, values_, kAgreementTag),
         deliveries_from_(static_cast<std::size_t>(node_size(node_)), 0) {}
 
   void run(const std::vector<RawMessage>& outgoing) {
@@ -238,6 +239,8 @@ class NodeAwareExchange {
   // --- Round 2 ---------------------------------------------------------------
 
   void relay() {
+    relay_comm_ = relay_channel_();
+    agreement_.use_copy(relay_comm_);
     reports_missing_ = gathers_sent_;
     for (const Gathered& gathered : gathered_) reports_missing_ += gathered.source == self_ ? 1 : 0;
     send_bundles();
@@ -578,14 +581,15 @@ class NodeAwareExchange {
   std::size_t gather_min_;
   int node_;
   int lanes_;
-  MPI_Comm relay_comm_;
+  std::function<MPI_Comm()> relay_channel_;
+  MPI_Comm relay_comm_ = MPI_COMM_NULL;  // round 2's: made when it starts
   MPI_Datatype unit_type_;
   std::span<int> agreement_max_;
   // Round 2's values: the caller's, taken when this rank contributes
   // (verdicts may set them until then), and size - r for the lowest rank r
   // that dropped a record (0: none).
   std::vector<int> values_;
-  MaxReduction agreement_;
+  MaxReduction agreement_;            // round 2's, on the relay channel once it is made
   std::vector<int> deliveries_from_;  // per node-mate (arrival)
 
   // Round 1.

@@ -76,26 +76,30 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
       throw Error(MPI_ERR_INTERN, "sparse exchange: message kind " + std::to_string(message.kind) + " out of range");
     }
   }
-  // The caller's values and every rank's route (its ranks per node, as the
-  // maximum and the minimum): ranks given different routes find out in the
-  // same round, all of them, instead of waiting for each other. A gather a
-  // direct rank receives from such a rank is dropped unread.
+  // The caller's values and every rank's route (its ranks per node, or -1
+  // while its nodes are still to be found, as the maximum and the
+  // minimum): ranks given different routes find out in the same round, all
+  // of them, instead of waiting for each other. A gather a direct rank
+  // receives from such a rank is dropped unread.
+  const int route_id = route.find_nodes ? -1 : route.ranks_per_node;
   std::vector<int> values(agreement_max.begin(), agreement_max.end());
-  values.push_back(route.ranks_per_node);
-  values.push_back(-route.ranks_per_node);
+  values.push_back(route_id);
+  values.push_back(-route_id);
   values.push_back(0);
   const std::span<int> routes(values.end() - kRouteSlots, values.end());
   const VerdictFn verdict_then_values = [&](int destination, int verdict) {
     on_verdict(destination, verdict);
     std::copy(agreement_max.begin(), agreement_max.end(), values.begin());
   };
+  const auto name = [](int id) {
+    return id < 0 ? std::string("nodes still to be found") : std::to_string(id) + " ranks per node";
+  };
   const auto check_routes = [&] {
     std::copy(values.begin(), values.end() - kRouteSlots, agreement_max.begin());
     if (routes[0] != -routes[1]) {
-      throw RouteMismatch(MPI_ERR_ARG, std::string("ranks were given different exchange routes (") + kExchangeEnv +
-                                           " or " + kRanksPerNodeEnv + " differ: " + std::to_string(-routes[1]) +
-                                           " and " + std::to_string(routes[0]) +
-                                           " ranks per node); they must be the same on all ranks");
+      throw RouteMismatch(MPI_ERR_ARG, std::string("ranks were given different exchange routes (") + kExchangeInfoKey +
+                                           ", " + kExchangeEnv + " or the declared nodes differ: " + name(-routes[1]) +
+                                           " and " + name(routes[0]) + "); they must be the same on all ranks");
     }
   };
   try {
@@ -120,6 +124,7 @@ void sparse_exchange_raw(MPI_Comm comm, std::size_t element_size, const std::vec
     throw;
   }
   check_routes();
+  if (route.find_nodes) route.find_nodes();  // every rank asked: collective
 }
 
 // Requests are completed through PMPI_ names: the C API library interposes

@@ -63,8 +63,14 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
   detail::EdgeInbox inbox(size, options.weighted,
                           options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   std::optional<detail::EdgeOutbox> outbox;
+  ExchangeRoute route;  // direct where the settings are unknown: the agreement tells every rank
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
+        try {
+          route = exchange_route(channel, options.info);
+        } catch (const Error& unknown) {
+          return rank_error(unknown.error_class(), kCaller, rank, unknown.what());
+        }
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
         clock.mark("validate");
@@ -101,7 +107,6 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
                                       }};
   const std::span<const OutgoingMessage<int>> messages =
       outbox ? outbox->messages() : std::span<const OutgoingMessage<int>>();
-  const ExchangeRoute route = exchange_route(channel);
   try {
     sparse_exchange_into<int>(
         channel, messages,
@@ -113,6 +118,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
     agreement.throw_if_failed(channel, error, kCaller);  // an input error, if any, is what the user needs
     throw;
   } catch (const RouteMismatch& mismatch) {
+    agreement.throw_if_failed(channel, error, kCaller);
     throw Error(mismatch.error_class(), std::string(kCaller) + ": " + mismatch.what());
   }
   agreement.throw_if_failed(channel, error, kCaller);

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <new>
 #include <numeric>
@@ -299,7 +300,11 @@ TEST(SparseExchange, RanksGivenDifferentRoutesAllFailTheSame) {
   const int size = comm.size();
   if (size < 3) GTEST_SKIP() << "needs 2 nodes of 2 ranks";
   distopo::ExchangeRoute route;
-  if (rank % 2 == 1) route = {.ranks_per_node = 2, .gather_min = 1, .relay_channel = relay.get()};
+  if (rank % 2 == 1) {
+    route.ranks_per_node = 2;
+    route.gather_min = 1;
+    route.relay_channel = [&] { return relay.get(); };
+  }
   std::vector<std::vector<int>> payloads(static_cast<std::size_t>(size));
   std::vector<OutgoingMessage<int>> messages;
   for (int d = 0; d < size; ++d) {
@@ -320,6 +325,73 @@ TEST(SparseExchange, RanksGivenDifferentRoutesAllFailTheSame) {
     error_class = error.error_class();
   }
   EXPECT_EQ(error_class, MPI_ERR_ARG);
+}
+
+// An MPI_Info with `entries`, freed at the end of the scope.
+struct Info {
+  explicit Info(std::initializer_list<std::pair<const char*, const char*>> entries) {
+    MPI_Info_create(&handle);
+    for (const auto& [key, value] : entries) MPI_Info_set(handle, key, value);
+  }
+  ~Info() { MPI_Info_free(&handle); }
+  Info(const Info&) = delete;
+  Info& operator=(const Info&) = delete;
+  MPI_Info handle = MPI_INFO_NULL;
+};
+
+// The info keys win over the environment; an unknown value is MPI_ERR_ARG
+// (on this rank: dist_graph_create turns it into every rank's error).
+TEST(SparseExchange, RouteFromTheInfoKeys) {
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  const Info node_aware({{distopo::kExchangeInfoKey, "node_aware"},
+                         {distopo::kRanksPerNodeInfoKey, "2"},
+                         {distopo::kGatherMinInfoKey, "3"}});
+  const distopo::ExchangeRoute route = distopo::exchange_route(comm, node_aware.handle);
+  EXPECT_EQ(route.node_aware(), comm.size() > 2);
+  EXPECT_FALSE(route.find_nodes);
+  if (route.node_aware()) {
+    EXPECT_EQ(route.ranks_per_node, 2);
+    EXPECT_EQ(route.gather_min, 3U);
+    EXPECT_TRUE(route.relay_channel);
+  }
+  const Info direct({{distopo::kExchangeInfoKey, "direct"}, {distopo::kRanksPerNodeInfoKey, "2"}});
+  EXPECT_FALSE(distopo::exchange_route(comm, direct.handle).node_aware());
+  const Info unknown({{distopo::kExchangeInfoKey, "sideways"}});
+  int error_class = MPI_SUCCESS;
+  try {
+    (void)distopo::exchange_route(comm, unknown.handle);
+  } catch (const distopo::Error& error) {
+    error_class = error.error_class();
+  }
+  EXPECT_EQ(error_class, MPI_ERR_ARG);
+}
+
+// Node-aware without declared nodes: the first exchange on a channel goes
+// direct and then finds the nodes (every rank asked), so the next one knows
+// them; on this machine all ranks are one node, which is the direct route.
+TEST(SparseExchange, NodesToBeFoundAreFoundByTheFirstExchange) {
+  if (std::getenv(distopo::kRanksPerNodeEnv) != nullptr) GTEST_SKIP() << "nodes declared in the environment";
+  auto comm = distopo::private_copy(MPI_COMM_WORLD);
+  const int rank = comm.rank();
+  const int size = comm.size();
+  const Info node_aware({{distopo::kExchangeInfoKey, "node_aware"}});
+  const distopo::ExchangeRoute first = distopo::exchange_route(comm, node_aware.handle);
+  EXPECT_TRUE(first.find_nodes);
+  EXPECT_FALSE(first.node_aware());
+  std::vector<int> payload = {rank};
+  const std::vector<OutgoingMessage<int>> messages = {{(rank + 1) % size, payload}};
+  std::vector<int> landing;
+  distopo::sparse_exchange_into<int>(
+      comm, messages,
+      [&](int, int count) {
+        landing.resize(static_cast<std::size_t>(count));
+        return landing.data();
+      },
+      {}, {}, first);
+  EXPECT_EQ(landing, std::vector<int>{(rank + size - 1) % size});
+  const distopo::ExchangeRoute next = distopo::exchange_route(comm, node_aware.handle);
+  EXPECT_FALSE(next.find_nodes);
+  EXPECT_FALSE(next.node_aware());
 }
 
 // Registered a second time with DISTOPO_EXCHANGE=node_aware on emulated nodes

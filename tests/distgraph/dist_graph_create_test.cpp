@@ -140,7 +140,7 @@ TEST(DistGraphCreate, TorusWithDiagonalsKeepsMultiEdgesAndSelfLoops) {
 // (neighbor, weight) for these arrays.
 void expect_graph_same_as_mpich(const std::vector<int>& sources, const std::vector<int>& degrees,
                                 const std::vector<int>& destinations, const std::vector<int>& weights, bool weighted,
-                                const std::string& what) {
+                                const std::string& what, MPI_Info info = MPI_INFO_NULL) {
   const int n = static_cast<int>(sources.size());
   const int* weight_arg = weighted ? (weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data()) : MPI_UNWEIGHTED;
   MPI_Comm reference = MPI_COMM_NULL;
@@ -148,7 +148,7 @@ void expect_graph_same_as_mpich(const std::vector<int>& sources, const std::vect
                                    MPI_INFO_NULL, 0, &reference),
             MPI_SUCCESS);
   Comm graph = distopo::dist_graph_create(MPI_COMM_WORLD, n, sources.data(), degrees.data(), destinations.data(),
-                                          weights.data(), {.weighted = weighted});
+                                          weights.data(), {.weighted = weighted, .info = info});
   const Lists mpich = mpich_lists(reference);
   const Lists ours = distopo_lists(graph);
   EXPECT_EQ(sorted(mpich.in), ours.in) << what;
@@ -158,7 +158,8 @@ void expect_graph_same_as_mpich(const std::vector<int>& sources, const std::vect
 }
 
 // Random edges named by arbitrary ranks.
-void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_weight = 5) {
+void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_weight = 5,
+                          MPI_Info info = MPI_INFO_NULL) {
   const int size = world_size();
   const int rank = world_rank();
   std::mt19937 random(static_cast<unsigned>(seed * 7919 + rank));
@@ -175,7 +176,7 @@ void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_w
       weights.push_back(any_weight(random));
     }
   }
-  expect_graph_same_as_mpich(sources, degrees, destinations, weights, weighted, "seed " + std::to_string(seed));
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, weighted, "seed " + std::to_string(seed), info);
 }
 
 TEST(DistGraphCreate, RandomGraphsMatchMpichWeighted) {
@@ -184,6 +185,22 @@ TEST(DistGraphCreate, RandomGraphsMatchMpichWeighted) {
 
 TEST(DistGraphCreate, RandomGraphsMatchMpichUnweighted) {
   for (int seed = 100; seed < 106; ++seed) expect_same_as_mpich(seed, 20, false);
+}
+
+// The exchange's route set by the info key: node-aware on declared nodes of
+// 2 ranks, every rank gathering; node-aware with the nodes still to be found
+// (the first exchange on each of the communicator's two channels goes direct
+// and finds them; on one machine they are one node, so the next go direct
+// too); direct.
+TEST(DistGraphCreate, ExchangeRouteFromTheInfoKeyMatchesMpich) {
+  const InfoHandle declared(
+      {{"distopo_exchange", "node_aware"}, {"distopo_ranks_per_node", "2"}, {"distopo_exchange_gather_min", "1"}});
+  const InfoHandle to_find({{"distopo_exchange", "node_aware"}});
+  const InfoHandle direct({{"distopo_exchange", "direct"}});
+  int seed = 300;
+  for (const MPI_Info info : {declared.get(), to_find.get(), to_find.get(), to_find.get(), direct.get()}) {
+    expect_same_as_mpich(seed++, 200, true, 5, info);
+  }
 }
 
 // Thousands of ends per rank take the sort's counting path (few distinct

@@ -118,6 +118,38 @@ TEST(DistGraphErrors, ReorderDiffersBetweenRanks) {
   expect_error(MPI_ERR_ARG, a.n, a.sources, a.degrees, a.destinations, a.weights, options, "reorder");
 }
 
+TEST(DistGraphErrors, UnknownExchangeRouteOnOneRank) {
+  OwnRingEdge a;
+  const InfoHandle sideways({{"distopo_exchange", "sideways"}});
+  distopo::DistGraphOptions options;
+  if (world_rank() == culprit()) options.info = sideways.get();
+  expect_error(MPI_ERR_ARG, a.n, a.sources, a.degrees, a.destinations, a.weights, options, "sideways");
+}
+
+// One rank on the node-aware route (its nodes declared, or still to be
+// found), the others direct: MPI_ERR_ARG on every rank, none waiting in a
+// collective step (the relay channel's copy, finding the nodes) the others
+// skip.
+TEST(DistGraphErrors, ExchangeRouteDiffersBetweenRanks) {
+  if (world_size() < 3) GTEST_SKIP() << "needs 2 nodes of 2 ranks";
+  const InfoHandle declared({{"distopo_exchange", "node_aware"}, {"distopo_ranks_per_node", "2"}});
+  const InfoHandle to_find({{"distopo_exchange", "node_aware"}});
+  const InfoHandle direct({{"distopo_exchange", "direct"}});
+  for (const MPI_Info node_aware : {declared.get(), to_find.get()}) {
+    OwnRingEdge a;
+    std::string message;
+    const int got = error_class_of(
+        [&] {
+          distopo::dist_graph_create(MPI_COMM_WORLD, a.n, a.sources.data(), a.degrees.data(), a.destinations.data(),
+                                     a.weights.data(), {.info = world_rank() == culprit() ? node_aware : direct.get()});
+        },
+        &message);
+    EXPECT_EQ(got, MPI_ERR_ARG) << message;
+    EXPECT_NE(message.find("different exchange routes"), std::string::npos) << message;
+    expect_next_create_works();
+  }
+}
+
 TEST(DistGraphErrors, NullArraysWithEdges) {
   std::string message;
   const bool bad = world_rank() == culprit();

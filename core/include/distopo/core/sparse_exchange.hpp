@@ -48,28 +48,40 @@ struct ExchangeRoute {
   // A rank gathers its messages for other nodes when it has at least this
   // many; else they go directly.
   std::size_t gather_min = 32;
-  // A copy of the channel for the relayed messages (owned by its cache).
-  MPI_Comm relay_channel = MPI_COMM_NULL;
+  // The channel of the relayed messages, made (collectively) the first time
+  // a node-aware exchange has something to relay: only once the exchange's
+  // agreement has shown every rank on the same route.
+  std::function<MPI_Comm()> relay_channel;
+  // Set where node-aware was asked for but the nodes are still to be found:
+  // this exchange goes direct, and if every rank asked the same, each calls
+  // this (collective) after it, so that the next exchange on the channel
+  // knows the nodes. Ranks that did not ask all fail with RouteMismatch.
+  std::function<void()> find_nodes;
   [[nodiscard]] bool node_aware() const { return ranks_per_node > 0; }
 };
 
-// The environment variable that selects the route of dist_graph_create's
-// exchange: "auto" (the default), "direct" or "node_aware".
+// What selects the route of dist_graph_create's exchange: "auto" (the
+// default), "direct" or "node_aware"; the info key wins over the variable.
+inline constexpr const char* kExchangeInfoKey = "distopo_exchange";
 inline constexpr const char* kExchangeEnv = "DISTOPO_EXCHANGE";
 // The node-aware route's gather_min (a positive integer), to tune it.
+inline constexpr const char* kGatherMinInfoKey = "distopo_exchange_gather_min";
 inline constexpr const char* kGatherMinEnv = "DISTOPO_EXCHANGE_GATHER_MIN";
 
-// The route DISTOPO_EXCHANGE selects for exchanges on `channel`. Node-aware
-// needs nodes of consecutive ranks: declared by DISTOPO_RANKS_PER_NODE (what
-// Slurm's block distribution gives, or an emulation on one machine), or,
-// with node_aware alone, found with MPI_Comm_split_type (shared memory) and
-// kept only when they are consecutive blocks of one size. "auto" is
+// The route that `info` (distopo_exchange, distopo_ranks_per_node, may be
+// MPI_INFO_NULL) or else the environment (DISTOPO_EXCHANGE,
+// DISTOPO_RANKS_PER_NODE) selects for exchanges on `channel`. Node-aware
+// needs nodes of consecutive ranks: declared (what Slurm's block
+// distribution gives, or an emulation on one machine), or, with node_aware
+// alone, found with MPI_Comm_split_type (shared memory) during the first
+// exchange on the channel, which goes direct (ExchangeRoute::find_nodes),
+// and kept only when they are consecutive blocks of one size. "auto" is
 // node-aware where the nodes are declared, else direct; so is node_aware
 // where the nodes are not such blocks, or with one rank per node, or one
-// node. Collective over `channel` the first time (what it finds is cached on
-// it); the environment must be the same on every rank. Throws MPI_ERR_ARG
-// for a value it does not know.
-ExchangeRoute exchange_route(MPI_Comm channel);
+// node. Local: ranks given different settings find out in the exchange
+// (RouteMismatch, on every rank). Throws MPI_ERR_ARG for a value it does not
+// know.
+ExchangeRoute exchange_route(MPI_Comm channel, MPI_Info info = MPI_INFO_NULL);
 
 namespace detail {
 struct RawMessage {
