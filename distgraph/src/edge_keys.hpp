@@ -40,8 +40,11 @@ using EdgeKeys = std::vector<EdgeKey, MallocAllocator<EdgeKey>>;
 // whose count nobody knows beforehand), and what it buckets to send. Grown to
 // the exact size with realloc, never geometrically: a vector would hold up to
 // twice the items (and copy them once more while growing), and large blocks
-// grow by remapping their pages (glibc's mremap), not by copying. Nothing is
-// zero-filled before the message overwrites it.
+// grow by remapping their pages (glibc's mremap), not by copying. (Once a
+// process has freed a large block, glibc serves blocks up to that size from
+// its heap, where realloc copies: so a buffer that holds nothing yet, such
+// as the lists' room, is allocated anew instead.) Nothing is zero-filled
+// before the message overwrites it.
 template <class T>
 class GrowingBuffer {
   static_assert(std::is_trivially_copyable_v<T>, "moved with realloc");
@@ -66,6 +69,11 @@ class GrowingBuffer {
   void reserve(std::size_t capacity) {
     if (capacity <= capacity_) return;
     if (capacity > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
+    if (size_ == 0) {
+      // Nothing to keep, where realloc would copy the whole old block.
+      std::free(std::exchange(items_, nullptr));
+      capacity_ = 0;
+    }
     void* grown = std::realloc(items_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();
     items_ = static_cast<T*>(grown);
