@@ -379,7 +379,9 @@ TEST_F(EdgeLists, RejectedMessagesLeaveTheRestIntact) {
 TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
   std::mt19937_64 random(29);
   std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
-  for (const std::size_t n : {0UL, 1UL, 2UL, 255UL, 256UL, 5000UL, 70000UL, 600000UL}) {
+  // 1600000: above kMinKeysToSplitFirst, the split-then-sort path.
+  static_assert(1600000 > distopo::detail::kMinKeysToSplitFirst);
+  for (const std::size_t n : {0UL, 1UL, 2UL, 255UL, 256UL, 5000UL, 70000UL, 600000UL, 1600000UL}) {
     for (const unsigned bits : {1U, 5U, 12U, 23U, 31U}) {
       for (const unsigned shift : {0U, 7U}) {
         if (bits + shift > 31) continue;
