@@ -5,7 +5,6 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
-#include <initializer_list>
 #include <map>
 #include <new>
 #include <numeric>
@@ -23,6 +22,7 @@ namespace {
 
 using distopo::Comm;
 using distopo::OutgoingMessage;
+using distopo::testing::InfoHandle;
 using distopo::testing::world_rank;
 using distopo::testing::world_size;
 
@@ -327,26 +327,14 @@ TEST(SparseExchange, RanksGivenDifferentRoutesAllFailTheSame) {
   EXPECT_EQ(error_class, MPI_ERR_ARG);
 }
 
-// An MPI_Info with `entries`, freed at the end of the scope.
-struct Info {
-  explicit Info(std::initializer_list<std::pair<const char*, const char*>> entries) {
-    MPI_Info_create(&handle);
-    for (const auto& [key, value] : entries) MPI_Info_set(handle, key, value);
-  }
-  ~Info() { MPI_Info_free(&handle); }
-  Info(const Info&) = delete;
-  Info& operator=(const Info&) = delete;
-  MPI_Info handle = MPI_INFO_NULL;
-};
-
 // The info keys win over the environment; an unknown value is MPI_ERR_ARG
 // (on this rank: dist_graph_create turns it into every rank's error).
 TEST(SparseExchange, RouteFromTheInfoKeys) {
   auto comm = distopo::private_copy(MPI_COMM_WORLD);
-  const Info node_aware({{distopo::kExchangeInfoKey, "node_aware"},
-                         {distopo::kRanksPerNodeInfoKey, "2"},
-                         {distopo::kGatherMinInfoKey, "3"}});
-  const distopo::ExchangeRoute route = distopo::exchange_route(comm, node_aware.handle);
+  const InfoHandle node_aware({{distopo::kExchangeInfoKey, "node_aware"},
+                               {distopo::kRanksPerNodeInfoKey, "2"},
+                               {distopo::kGatherMinInfoKey, "3"}});
+  const distopo::ExchangeRoute route = distopo::exchange_route(comm, node_aware.get());
   EXPECT_EQ(route.node_aware(), comm.size() > 2);
   EXPECT_FALSE(route.find_nodes);
   if (route.node_aware()) {
@@ -354,12 +342,12 @@ TEST(SparseExchange, RouteFromTheInfoKeys) {
     EXPECT_EQ(route.gather_min, 3U);
     EXPECT_TRUE(route.relay_channel);
   }
-  const Info direct({{distopo::kExchangeInfoKey, "direct"}, {distopo::kRanksPerNodeInfoKey, "2"}});
-  EXPECT_FALSE(distopo::exchange_route(comm, direct.handle).node_aware());
-  const Info unknown({{distopo::kExchangeInfoKey, "sideways"}});
+  const InfoHandle direct({{distopo::kExchangeInfoKey, "direct"}, {distopo::kRanksPerNodeInfoKey, "2"}});
+  EXPECT_FALSE(distopo::exchange_route(comm, direct.get()).node_aware());
+  const InfoHandle unknown({{distopo::kExchangeInfoKey, "sideways"}});
   int error_class = MPI_SUCCESS;
   try {
-    (void)distopo::exchange_route(comm, unknown.handle);
+    (void)distopo::exchange_route(comm, unknown.get());
   } catch (const distopo::Error& error) {
     error_class = error.error_class();
   }
@@ -374,8 +362,8 @@ TEST(SparseExchange, NodesToBeFoundAreFoundByTheFirstExchange) {
   auto comm = distopo::private_copy(MPI_COMM_WORLD);
   const int rank = comm.rank();
   const int size = comm.size();
-  const Info node_aware({{distopo::kExchangeInfoKey, "node_aware"}});
-  const distopo::ExchangeRoute first = distopo::exchange_route(comm, node_aware.handle);
+  const InfoHandle node_aware({{distopo::kExchangeInfoKey, "node_aware"}});
+  const distopo::ExchangeRoute first = distopo::exchange_route(comm, node_aware.get());
   EXPECT_TRUE(first.find_nodes);
   EXPECT_FALSE(first.node_aware());
   std::vector<int> payload = {rank};
@@ -389,7 +377,7 @@ TEST(SparseExchange, NodesToBeFoundAreFoundByTheFirstExchange) {
       },
       {}, {}, first);
   EXPECT_EQ(landing, std::vector<int>{(rank + size - 1) % size});
-  const distopo::ExchangeRoute next = distopo::exchange_route(comm, node_aware.handle);
+  const distopo::ExchangeRoute next = distopo::exchange_route(comm, node_aware.get());
   EXPECT_FALSE(next.find_nodes);
   EXPECT_FALSE(next.node_aware());
 }

@@ -73,20 +73,4 @@ inline void expect_native_mirror(MPI_Comm comm, const Lists& ours, bool copies_w
   EXPECT_EQ(native.out, weights ? ours.out : zip(neighbor_ranks(ours.out), {}));
 }
 
-// An MPI_Info holding `entries`, freed with the handle.
-class InfoHandle {
- public:
-  explicit InfoHandle(std::initializer_list<std::pair<const char*, const char*>> entries) {
-    MPI_Info_create(&info_);
-    for (const auto& [key, value] : entries) MPI_Info_set(info_, key, value);
-  }
-  ~InfoHandle() { MPI_Info_free(&info_); }
-  InfoHandle(const InfoHandle&) = delete;
-  InfoHandle& operator=(const InfoHandle&) = delete;
-  [[nodiscard]] MPI_Info get() const { return info_; }
-
- private:
-  MPI_Info info_ = MPI_INFO_NULL;
-};
-
 }  // namespace distopo::testing

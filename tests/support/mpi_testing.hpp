@@ -1,10 +1,12 @@
 #pragma once
-// Helpers every MPI test binary uses: the caller's place in MPI_COMM_WORLD and
-// the error class a distopo call throws.
+// Helpers every MPI test binary uses: the caller's place in MPI_COMM_WORLD,
+// the error class a distopo call throws, and info objects.
 #include <mpi.h>
 
 #include <functional>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
@@ -25,5 +27,21 @@ inline int error_class_of(const std::function<void()>& body, std::string* messag
   }
   return MPI_SUCCESS;
 }
+
+// An MPI_Info holding `entries`, freed with the handle.
+class InfoHandle {
+ public:
+  explicit InfoHandle(std::initializer_list<std::pair<const char*, const char*>> entries) {
+    MPI_Info_create(&info_);
+    for (const auto& [key, value] : entries) MPI_Info_set(info_, key, value);
+  }
+  ~InfoHandle() { MPI_Info_free(&info_); }
+  InfoHandle(const InfoHandle&) = delete;
+  InfoHandle& operator=(const InfoHandle&) = delete;
+  [[nodiscard]] MPI_Info get() const { return info_; }
+
+ private:
+  MPI_Info info_ = MPI_INFO_NULL;
+};
 
 }  // namespace distopo::testing
