@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
-#include "comm_cache.hpp"
 #include "distopo/core/comm.hpp"
+#include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/info.hpp"
 #include "distopo/core/node_layout.hpp"

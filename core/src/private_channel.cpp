@@ -3,8 +3,8 @@
 #include <array>
 #include <memory>
 
-#include "comm_cache.hpp"
 #include "distopo/core/comm.hpp"
+#include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
 

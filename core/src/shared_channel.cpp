@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "comm_cache.hpp"
 #include "distopo/core/comm.hpp"
+#include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/topology.hpp"

@@ -5,7 +5,7 @@
 #include <new>
 #include <string>
 
-#include "comm_cache.hpp"
+#include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/runtime.hpp"
 

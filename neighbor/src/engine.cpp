@@ -16,8 +16,10 @@
 
 #include "argument_checks.hpp"
 #include "distopo/core/comm.hpp"
+#include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
 #include "distopo/core/info.hpp"
+#include "distopo/core/node_layout.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/neighbor/algorithm.hpp"
 #include "distopo/neighbor/collective.hpp"
@@ -32,8 +34,6 @@ constexpr const char* kAlgorithmKey = "distopo_neighbor_algorithm";
 constexpr const char* kAlgorithmEnv = "DISTOPO_NEIGHBOR_ALGORITHM";
 constexpr const char* kMaxBytesKey = "distopo_neighbor_aggregate_max_bytes";
 constexpr const char* kMaxBytesEnv = "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES";
-constexpr const char* kRanksPerNodeKey = "distopo_ranks_per_node";
-constexpr const char* kRanksPerNodeEnv = "DISTOPO_RANKS_PER_NODE";
 
 // The keys given to set_neighbor_info, copied to duplicates (MPI_Comm_dup
 // keeps a communicator's info).
@@ -46,25 +46,8 @@ int copy_settings(MPI_Comm, int, void*, void* attribute, void* copy, int* flag) 
   *flag = 1;
   return MPI_SUCCESS;
 }
-int delete_settings(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<Settings*>(attribute);
-  return MPI_SUCCESS;
-}
-constinit const RuntimeKeyval settings_keyval{copy_settings, delete_settings};
-
-int delete_state(MPI_Comm, int, void* attribute, void*) {
-  delete static_cast<NeighborState*>(attribute);
-  return MPI_SUCCESS;
-}
-constinit const RuntimeKeyval state_keyval{MPI_COMM_NULL_COPY_FN, delete_state};
-
-template <class T>
-T* attribute(MPI_Comm comm, const RuntimeKeyval& keyval) {
-  void* value = nullptr;
-  int found = 0;
-  check_mpi(MPI_Comm_get_attr(comm, keyval.get(), &value, &found), "MPI_Comm_get_attr");
-  return found ? static_cast<T*>(value) : nullptr;
-}
+constinit const RuntimeKeyval settings_keyval{copy_settings, delete_cached<Settings>};
+constinit const RuntimeKeyval state_keyval{MPI_COMM_NULL_COPY_FN, delete_cached<NeighborState>};
 
 std::optional<NeighborAlgorithm> parse_algorithm(const std::string& text) {
   if (text == "direct") return NeighborAlgorithm::direct;
@@ -129,7 +112,7 @@ const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
 
 PlanSettings read_settings(MPI_Comm comm) {
   const Settings none;
-  const Settings* kept = attribute<Settings>(comm, settings_keyval);
+  const Settings* kept = find_cached<Settings>(comm, settings_keyval);
   if (kept == nullptr) kept = &none;
   const CommInfo info(comm);
   PlanSettings s;
@@ -138,7 +121,7 @@ PlanSettings read_settings(MPI_Comm comm) {
   }
   if (const auto text = setting(info, kept->max_bytes, kMaxBytesKey, kMaxBytesEnv))
     s.aggregate_max_bytes = parse_bytes(*text);
-  if (const auto text = setting(info, kept->ranks_per_node, kRanksPerNodeKey, kRanksPerNodeEnv)) {
+  if (const auto text = setting(info, kept->ranks_per_node, kRanksPerNodeInfoKey, kRanksPerNodeEnv)) {
     s.ranks_per_node = parse_positive(text->c_str());
   }
   return s;
@@ -146,7 +129,7 @@ PlanSettings read_settings(MPI_Comm comm) {
 
 NeighborState& state_of(MPI_Comm comm, const char* caller) {
   const TopologyRecord& record = record_of(comm, caller);
-  NeighborState* state = attribute<NeighborState>(comm, state_keyval);
+  NeighborState* state = find_cached<NeighborState>(comm, state_keyval);
   if (state != nullptr && state->record == &record && state->plan) return *state;
   // A plan is needed. Its settings are agreed in the channel's lease on the
   // communicator's first collective, in an allreduce of their own later
@@ -272,7 +255,7 @@ PersistentRequest NeighborCall::init() const {
 
 NeighborDegrees neighbor_degrees(MPI_Comm comm) {
   const TopologyRecord& record = detail::record_of(comm, "neighbor_degrees");
-  if (const auto* state = detail::attribute<detail::NeighborState>(comm, detail::state_keyval);
+  if (const auto* state = detail::find_cached<detail::NeighborState>(comm, detail::state_keyval);
       state != nullptr && state->record == &record && state->plan) {
     return {state->plan->sequence.indegree(), state->plan->sequence.outdegree()};
   }
@@ -308,16 +291,16 @@ void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
     std::array<char, MPI_MAX_INFO_KEY + 1> key{};
     check_mpi(PMPI_Info_get_nthkey(info, k, key.data()), "MPI_Info_get_nthkey");
     const std::string name(key.data());
-    std::optional<std::string>* slot = name == detail::kAlgorithmKey      ? &given.algorithm
-                                       : name == detail::kMaxBytesKey     ? &given.max_bytes
-                                       : name == detail::kRanksPerNodeKey ? &given.ranks_per_node
-                                                                          : nullptr;
+    std::optional<std::string>* slot = name == detail::kAlgorithmKey  ? &given.algorithm
+                                       : name == detail::kMaxBytesKey ? &given.max_bytes
+                                       : name == kRanksPerNodeInfoKey ? &given.ranks_per_node
+                                                                      : nullptr;
     if (slot != nullptr) *slot = info_value(info, name.c_str());
   }
 #ifndef DISTOPO_SMPI_BUILD  // SMPI's MPI_Comm_set_info frees the caller's info
   check_mpi(PMPI_Comm_set_info(comm, info), "MPI_Comm_set_info");
 #endif
-  auto* kept = detail::attribute<detail::Settings>(comm, detail::settings_keyval);
+  auto* kept = detail::find_cached<detail::Settings>(comm, detail::settings_keyval);
   if (kept == nullptr) {
     auto owned = std::make_unique<detail::Settings>();
     check_mpi(MPI_Comm_set_attr(comm, detail::settings_keyval.get(), owned.get()), "MPI_Comm_set_attr");
@@ -326,7 +309,7 @@ void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
   if (given.algorithm) kept->algorithm = std::move(given.algorithm);
   if (given.max_bytes) kept->max_bytes = std::move(given.max_bytes);
   if (given.ranks_per_node) kept->ranks_per_node = std::move(given.ranks_per_node);
-  if (auto* state = detail::attribute<detail::NeighborState>(comm, detail::state_keyval)) state->plan.reset();
+  if (auto* state = detail::find_cached<detail::NeighborState>(comm, detail::state_keyval)) state->plan.reset();
 }
 
 }  // namespace distopo
