@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,18 +40,10 @@ std::unique_ptr<FoundNodes> find_nodes(MPI_Comm channel) {
   return found;
 }
 
-// The info key's value, else the environment variable's; nullopt for neither.
-std::optional<std::string> setting(MPI_Info info, const char* key, const char* variable) {
-  if (std::optional<std::string> value = info_value(info, key)) return value;
-  const char* text = std::getenv(variable);
-  if (text == nullptr || *text == '\0') return std::nullopt;
-  return std::string(text);
-}
-
 }  // namespace
 
 ExchangeRoute exchange_route(MPI_Comm channel, MPI_Info info) {
-  const std::string choice = setting(info, kExchangeInfoKey, kExchangeEnv).value_or("auto");
+  const std::string choice = info_or_environment(info, kExchangeInfoKey, kExchangeEnv).value_or("auto");
   if (choice != "auto" && choice != "direct" && choice != "node_aware") {
     throw Error(MPI_ERR_ARG, std::string(kExchangeInfoKey) + " (or " + kExchangeEnv + ") = " + choice +
                                  ": expected auto, direct or node_aware");
@@ -87,7 +78,7 @@ ExchangeRoute exchange_route(MPI_Comm channel, MPI_Info info) {
     if (!relay.comm) relay.comm = private_copy(channel);
     return relay.comm.get();
   };
-  if (const std::optional<std::string> gather_min = setting(info, kGatherMinInfoKey, kGatherMinEnv)) {
+  if (const std::optional<std::string> gather_min = info_or_environment(info, kGatherMinInfoKey, kGatherMinEnv)) {
     if (const int value = parse_positive(gather_min->c_str()); value > 0) {
       route.gather_min = static_cast<std::size_t>(value);
     }

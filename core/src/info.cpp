@@ -20,6 +20,13 @@ std::optional<std::string> info_value(MPI_Info info, const char* key) {
   return value;
 }
 
+std::optional<std::string> info_or_environment(MPI_Info info, const char* key, const char* variable) {
+  if (std::optional<std::string> value = info_value(info, key)) return value;
+  const char* text = std::getenv(variable);
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  return std::string(text);
+}
+
 int parse_positive(const char* text) {
   if (text == nullptr || *text == '\0') return 0;
   errno = 0;

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
+#include <optional>
+#include <string>
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
@@ -11,8 +12,8 @@
 namespace distopo {
 
 int emulated_ranks_per_node(MPI_Info info) {
-  if (const auto value = info_value(info, kRanksPerNodeInfoKey)) return parse_positive(value->c_str());
-  return parse_positive(std::getenv(kRanksPerNodeEnv));
+  const std::optional<std::string> value = info_or_environment(info, kRanksPerNodeInfoKey, kRanksPerNodeEnv);
+  return value ? parse_positive(value->c_str()) : 0;
 }
 
 NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {

@@ -12,6 +12,11 @@ namespace distopo {
 // or has no such key. Local.
 std::optional<std::string> info_value(MPI_Info info, const char* key);
 
+// A setting that an info key and an environment variable both give: the
+// key's value in `info`, else the variable's; nullopt for neither (an empty
+// variable counts as unset). Local.
+std::optional<std::string> info_or_environment(MPI_Info info, const char* key, const char* variable);
+
 // A positive int in decimal; 0 for anything else (null, empty, other
 // characters, out of range).
 int parse_positive(const char* text);
