@@ -30,14 +30,6 @@ for round in $(seq 1 "$rounds"); do
     GLIBC_TUNABLES=${tunables[$state]} mpiexec -n "$p" "$build/bench/distgraph_scaling" \
       --family random_kout,powerlaw,rank0_whole,incoming_only --edges-per-rank 1000000 --reps 5 --warmup 2 \
       --weights distinct |
-      python3 -c '
-import json, sys
-label, commit, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
-for line in sys.stdin:
-    if line.startswith("{"):
-        row = json.loads(line)
-        row.update(label=label, commit=commit, run=run)
-        print(json.dumps(row, sort_keys=True), flush=True)
-' "$state" "$commit" "$round" | tee -a "$out"
+      python3 "$root/docs/results/distinct/stamp_rows.py" "$state" "$commit" --run "$round" | tee -a "$out"
   done
 done

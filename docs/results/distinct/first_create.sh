@@ -26,15 +26,7 @@ distopo_mpi_env "$build"
 once() {  # P, implementation, family, edges per rank, run
   mpiexec -n "$1" "$build/bench/distgraph_scaling" --impl "$2" --family "$3" --edges-per-rank "$4" \
     --reps 1 --warmup 0 --warmup-seconds 0 --weights distinct |
-    python3 -c '
-import json, os, sys
-label, commit, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
-for line in sys.stdin:
-    if line.startswith("{"):
-        row = json.loads(line)
-        row.update(label=label, commit=commit, run=run, load=round(os.getloadavg()[0], 2))
-        print(json.dumps(row, sort_keys=True), flush=True)
-' "$label" "$commit" "$5" | tee -a "$out"
+    python3 "$root/docs/results/distinct/stamp_rows.py" "$label" "$commit" --run "$5" --load | tee -a "$out"
 }
 for p in "${counts[@]}"; do
   for e in 1000 10000 100000 1000000; do

@@ -29,16 +29,7 @@ run() {  # P, then distgraph_scaling's arguments
   local p=$1
   shift
   mpiexec -n "$p" "$build/bench/distgraph_scaling" "$@" |
-    python3 -c '
-import json, os, sys
-label, commit, busy = sys.argv[1], sys.argv[2], int(sys.argv[3])
-for line in sys.stdin:
-    if not line.startswith("{"):
-        continue
-    row = json.loads(line)
-    row.update(label=label, commit=commit, busy=busy, load=round(os.getloadavg()[0], 2))
-    print(json.dumps(row, sort_keys=True), flush=True)
-' "$label" "$commit" "$busy" | tee -a "$out"
+    python3 "$root/docs/results/distinct/stamp_rows.py" "$label" "$commit" --busy "$busy" --load | tee -a "$out"
 }
 heavy=random_kout,powerlaw,rank0_whole,incoming_only
 for p in "${counts[@]}"; do
