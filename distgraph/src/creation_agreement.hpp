@@ -1,9 +1,9 @@
 #pragma once
 // The flags every rank contributes to a constructor's single agreement step:
-// its own input error, and what must be equal on all ranks (weighted,
-// reorder, and the info keys the constructor reads).
-// Reduced with MPI_MAX, each slot holds size - r for the lowest rank r where
-// the condition holds, 0 where it holds nowhere.
+// its own input error, what must be equal on all ranks (weighted, reorder,
+// and the info keys the constructor reads), and whether dist_graph_create
+// takes a second round. Reduced with MPI_MAX, each slot holds size - r for
+// the lowest rank r where the condition holds, 0 where it holds nowhere.
 #include <array>
 #include <optional>
 #include <span>
@@ -29,6 +29,12 @@ class CreationAgreement {
   // An error found after construction (before the reduction).
   void record_error(int rank) { values_[kError] = size_ - rank; }
 
+  // This rank sent its out-ends to their sources only: the create takes a
+  // second round (dist_graph_create.cpp). After the reduction, any_by_source()
+  // tells whether any rank did.
+  void note_by_source() { values_[kBySource] = 1; }
+  [[nodiscard]] bool any_by_source() const { return values_[kBySource] != 0; }
+
   // The flags, for a reduction done elsewhere (MPI_MAX, e.g. an exchange's
   // agreement step).
   std::span<int> values() { return values_; }
@@ -51,6 +57,7 @@ class CreationAgreement {
     kNoCheck,
     kNativeWeights,
     kNoNativeWeights,
+    kBySource,
     kSlots
   };
   [[nodiscard]] int first_rank(Slot slot) const { return size_ - values_[slot]; }

@@ -7,10 +7,19 @@
 // -> the lists, sorted where the ends lie (edge_lists.hpp) -> the record.
 // One collective round besides the duplication of the result (two where a
 // rank gathers on the node-aware route).
+//
+// A large scattered input of long source entries (sources other than the rank
+// that gives them; edge_outbox.hpp) goes by source instead: the first round carries only out-ends, each to its
+// source; a second round, taken when any rank went so (agreed in the first),
+// has every source sort its list once and send each destination its in-ends
+// as a run in order, as a rank that gives its own out-edges does. Every end
+// is then sorted once, by its source, instead of once at each end's owner.
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "creation_agreement.hpp"
+#include "distopo/core/info.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
 #include "distopo/core/sparse_exchange.hpp"
@@ -47,56 +56,31 @@ LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) 
           : "its edges would give rank " + std::to_string(receiver) + " an in- or out-degree above INT_MAX");
 }
 
-// Validate -> outbox -> exchange on `channel` -> inbox -> lists of this rank,
-// with the memory for MPICH's copy of them held since the exchange.
-// `native_copy` (this rank's distopo_native_weights) is agreed in the exchange.
-template <class Input>
-detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input& input, const DistGraphOptions& options,
-                                   detail::NativeCopy native_copy) {
-  ensure_runtime();
-  detail::ensure_kokkos();
-  const int rank = comm_rank(comm);
-  const int size = comm_size(comm);
-  detail::PhaseClock clock;
+// The info key and variable that choose whether a scattered input goes by
+// source (docs/guide/configuration.md); ranks may differ.
+constexpr const char* kBySourceKey = "distopo_by_source";
+constexpr const char* kBySourceEnv = "DISTOPO_BY_SOURCE";
 
-  // Validation and the outbox: what fails here fails on this rank only.
-  detail::EdgeInbox inbox(size, options.weighted,
-                          options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
-  std::optional<detail::EdgeOutbox> outbox;
-  ExchangeRoute route;  // direct where the settings are unknown: the agreement tells every rank
-  std::optional<LocalError> error =
-      local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
-        try {
-          route = exchange_route(channel, options.info);
-        } catch (const Error& unknown) {
-          return rank_error(unknown.error_class(), kCaller, rank, unknown.what());
-        }
-        detail::InputExtent extent;
-        if (auto invalid = input.validate(rank, size, extent)) return invalid;
-        clock.mark("validate");
-        inbox.prepare();
-        outbox.emplace(rank, options.weighted, input, extent, inbox);
-        if (const std::optional<int> peer = outbox->oversized_peer()) {
-          return rank_error(MPI_ERR_ARG, kCaller, rank,
-                            "more than INT_MAX ints of edge ends for rank " + std::to_string(*peer));
-        }
-        if (const detail::Rejection own = outbox->own_verdict(); own != detail::Rejection::none) {
-          return rejection_error(own, rank, rank);
-        }
-        return std::nullopt;
-      });
-  clock.mark("outbox");
-  if (error) {
-    // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
-    outbox.reset();
-    inbox.discard();
-  }
+detail::BySource by_source_setting(MPI_Info info) {
+  const std::optional<std::string> text = info_or_environment(info, kBySourceKey, kBySourceEnv);
+  if (!text || *text == "auto") return detail::BySource::when_large;
+  if (*text == "true") return detail::BySource::always;
+  if (*text == "false") return detail::BySource::never;
+  throw Error(MPI_ERR_ARG,
+              std::string(kBySourceKey) + " (or " + kBySourceEnv + ") = " + *text + " is not one of auto, true, false");
+}
 
-  // The exchange: each message lands in the inbox, which accepts or rejects
-  // it; a rejection reaches its sender, whose error then reaches everyone in
-  // the agreement step.
-  detail::CreationAgreement agreement(error, options, rank, size, "weights",
-                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
+// The channel of each round: the user communicator's private channels (which
+// alternate between consecutive exchanges), or one the caller gives.
+using NextChannel = std::function<MPI_Comm()>;
+
+// One exchange of `outbox`'s messages (none after a local error) into
+// `inbox`: each message lands in the inbox, which accepts or rejects it; a
+// rejection reaches its sender, whose error then reaches everyone in the
+// agreement step. Throws the same error on every rank if any rank failed.
+void exchange_round(MPI_Comm channel, const detail::EdgeOutbox* outbox, detail::EdgeInbox& inbox,
+                    std::optional<LocalError>& error, detail::CreationAgreement& agreement, int rank,
+                    const ExchangeRoute& route) {
   const ExchangeVerdicts verdicts{.accept = [&](int, int, int) { return static_cast<int>(inbox.accept()); },
                                   .on_rejected =
                                       [&](int receiver, int verdict) {
@@ -106,7 +90,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
                                         agreement.record_error(rank);
                                       }};
   const std::span<const OutgoingMessage<int>> messages =
-      outbox ? outbox->messages() : std::span<const OutgoingMessage<int>>();
+      outbox != nullptr ? outbox->messages() : std::span<const OutgoingMessage<int>>();
   try {
     sparse_exchange_into<int>(
         channel, messages,
@@ -122,8 +106,97 @@ detail::ReservedLists redistribute(MPI_Comm comm, MPI_Comm channel, const Input&
     throw Error(mismatch.error_class(), std::string(kCaller) + ": " + mismatch.what());
   }
   agreement.throw_if_failed(channel, error, kCaller);
+}
+
+// Where `outbox` failed on this rank: the error that every rank will see.
+std::optional<LocalError> outbox_error(const detail::EdgeOutbox& outbox, int rank) {
+  if (const std::optional<int> peer = outbox.oversized_peer()) {
+    return rank_error(MPI_ERR_ARG, kCaller, rank,
+                      "more than INT_MAX ints of edge ends for rank " + std::to_string(*peer));
+  }
+  if (const detail::Rejection own = outbox.own_verdict(); own != detail::Rejection::none) {
+    return rejection_error(own, rank, rank);
+  }
+  return std::nullopt;
+}
+
+// The second round of a create that went by source: this rank's out-ends
+// (its own and those it received) are its input, all of them its own
+// out-edges: sorted once into its out-list, each destination's slice sent as
+// it lies (edge_outbox.hpp). Collective: every rank takes part.
+void second_round_by_source(MPI_Comm channel, detail::EdgeInbox& inbox, const DistGraphOptions& options,
+                            detail::NativeCopy native_copy, int rank, int size) {
+  std::optional<detail::EdgeOutbox> outbox;
+  std::optional<LocalError> error =
+      local_step(kCaller, rank, "the edge ends to send on", [&]() -> std::optional<LocalError> {
+        const detail::OwnOutEnds input(rank, inbox.by_source(), options.weighted);
+        detail::InputExtent extent;
+        if (auto invalid = input.validate(rank, size, extent)) return invalid;
+        outbox.emplace(rank, options.weighted, input, extent, inbox);
+        return outbox_error(*outbox, rank);
+      });
+  inbox.release_by_source();
+  if (error) {
+    outbox.reset();
+    inbox.discard();
+  }
+  detail::CreationAgreement agreement(error, options, rank, size, "weights",
+                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
+  exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, ExchangeRoute{});
+}
+
+// Validate -> outbox -> exchange -> inbox -> lists of this rank (with a
+// second exchange where a rank went by source), with the memory for MPICH's
+// copy of them held since the exchange. `native_copy` (this rank's
+// distopo_native_weights) is agreed in the exchange.
+template <class Input>
+detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channel, const Input& input,
+                                   const DistGraphOptions& options, detail::NativeCopy native_copy) {
+  ensure_runtime();
+  detail::ensure_kokkos();
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  const MPI_Comm channel = next_channel();
+  detail::PhaseClock clock;
+
+  // Validation and the outbox: what fails here fails on this rank only.
+  detail::EdgeInbox inbox(size, options.weighted,
+                          options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
+  std::optional<detail::EdgeOutbox> outbox;
+  ExchangeRoute route;  // direct where the settings are unknown: the agreement tells every rank
+  std::optional<LocalError> error =
+      local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
+        detail::BySource by_source = detail::BySource::when_large;
+        try {
+          route = exchange_route(channel, options.info);
+          by_source = by_source_setting(options.info);
+        } catch (const Error& unknown) {
+          return rank_error(unknown.error_class(), kCaller, rank, unknown.what());
+        }
+        detail::InputExtent extent;
+        if (auto invalid = input.validate(rank, size, extent)) return invalid;
+        clock.mark("validate");
+        inbox.prepare();
+        outbox.emplace(rank, options.weighted, input, extent, inbox, by_source);
+        return outbox_error(*outbox, rank);
+      });
+  clock.mark("outbox");
+  if (error) {
+    // Sends nothing, keeps nothing, but still takes part, so nobody hangs.
+    outbox.reset();
+    inbox.discard();
+  }
+
+  detail::CreationAgreement agreement(error, options, rank, size, "weights",
+                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
+  if (outbox && outbox->went_by_source()) agreement.note_by_source();
+  exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
   outbox.reset();
   clock.mark("exchange");
+  if (agreement.any_by_source()) {
+    second_round_by_source(next_channel(), inbox, options, native_copy, rank, size);
+    clock.mark("by_source");
+  }
 
   // The lists, where the received ends are.
   NativeReservation mirror = inbox.take_mirror();
@@ -137,9 +210,9 @@ template <class Input>
 Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& options) {
   ensure_runtime();
   require_intracommunicator(comm_old, detail::kCreate);
-  const PrivateChannel channel = private_channel(comm_old);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
-  detail::ReservedLists lists = redistribute(comm_old, channel.comm, input, options, native_copy);
+  detail::ReservedLists lists = redistribute(
+      comm_old, [comm_old] { return private_channel(comm_old).comm; }, input, options, native_copy);
   detail::PhaseClock clock;
   Comm result =
       detail::install_dist_graph(comm_old, std::move(lists.record), options, native_copy, std::move(lists.mirror));
@@ -162,8 +235,16 @@ Comm dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int 
 
 DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], const DistGraphOptions& options) {
-  return redistribute(comm, channel, detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted),
-                      options, detail::requested_native_copy(options.info))
+  // A second round on the same channel waits until every rank is done with
+  // the first (sparse_exchange.hpp).
+  int rounds = 0;
+  const NextChannel next_channel = [&] {
+    if (rounds++ > 0) check_mpi(MPI_Barrier(channel), "MPI_Barrier");
+    return channel;
+  };
+  return redistribute(comm, next_channel,
+                      detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted), options,
+                      detail::requested_native_copy(options.info))
       .record;
 }
 

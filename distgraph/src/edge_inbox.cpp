@@ -36,9 +36,10 @@ int* EdgeInbox::place(int source, MessageKind kind, int count) {
   const auto ints = static_cast<std::size_t>(count);
   int* at = nullptr;
   std::size_t offset = 0;
-  if (kind == MessageKind::keys) {
-    offset = keys_.size();
-    at = reinterpret_cast<int*>(keys_.append((ints + 1) / 2));
+  if (kind == MessageKind::keys || kind == MessageKind::out_keys_by_source) {
+    KeyBuffer& keys = kind == MessageKind::keys ? keys_ : by_source_;
+    offset = keys.size();
+    at = reinterpret_cast<int*>(keys.append((ints + 1) / 2));
   } else {
     offset = received_.size();
     at = received_.append(ints);
@@ -67,6 +68,9 @@ Rejection EdgeInbox::accept() {
     case MessageKind::out_run_from_sender:
       rejection = accept_runs(message);
       break;
+    case MessageKind::out_keys_by_source:
+      if (message.count % 2 == 0) rejection = accept_by_source(message);
+      break;
   }
   if (rejection == Rejection::none) rejection = reserve_room();
   if (rejection != Rejection::none) {
@@ -78,6 +82,8 @@ Rejection EdgeInbox::accept() {
     if (message.kind == MessageKind::keys) {
       keys_.truncate(message.offset);
       keys_accepted_ = std::min(keys_accepted_, message.offset);
+    } else if (message.kind == MessageKind::out_keys_by_source) {
+      by_source_.truncate(message.offset);
     } else {
       received_.truncate(message.offset);
     }
@@ -151,6 +157,14 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
   return weights_at == end ? Rejection::none : Rejection::malformed;
 }
 
+Rejection EdgeInbox::accept_by_source(const Placed& message) {
+  bool valid = true;
+  for (const EdgeKey key : by_source_.items().subspan(message.offset, message.count / 2)) {
+    valid = valid && (key >> 62) == static_cast<EdgeKey>(EdgeDirection::out) && edge_rank(key) < size_;
+  }
+  return valid ? Rejection::none : Rejection::malformed;
+}
+
 Piece EdgeInbox::own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const {
   return weighted_ ? stored_piece(direction_rank, own_->weights() + first, count, first, true)
                    : uniform_piece(direction_rank, count, 0);
@@ -221,6 +235,7 @@ void EdgeInbox::discard() {
   keys_.release();
   keys_accepted_ = 0;
   keys_bits_ = KeyBits();
+  by_source_.release();
   pieces_.release();
   pieces_per_direction_[0] = pieces_per_direction_[1] = 0;
   own_.reset();

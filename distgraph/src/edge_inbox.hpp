@@ -62,6 +62,15 @@ class EdgeInbox {
   Rejection adopt_own_list(OwnList list, std::size_t neighbors, int self, std::size_t self_first,
                            std::size_t self_count);
 
+  // Out-ends whose source is this rank, held for the second round of a
+  // create that goes by source (out_keys_by_source messages; this rank's own
+  // go to by_source_keys()): not counted into the lists until they come back
+  // as this rank's own input.
+  KeyBuffer& by_source_keys() { return by_source_; }
+  [[nodiscard]] std::span<const EdgeKey> by_source() const { return by_source_.items(); }
+  void release_by_source() { by_source_.release(); }
+  [[nodiscard]] bool has_own_list() const { return own_.has_value(); }
+
   // Drops everything (a rank whose own input failed keeps nothing).
   void discard();
 
@@ -82,6 +91,7 @@ class EdgeInbox {
 
   Rejection accept_keys();
   Rejection accept_runs(const Placed& message);
+  Rejection accept_by_source(const Placed& message);
   // The own list's ends [first, first + count), all of one neighbor.
   [[nodiscard]] Piece own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const;
   Rejection add_piece(const Piece& piece);
@@ -109,6 +119,7 @@ class EdgeInbox {
   KeyBuffer keys_;  // single ends
   std::size_t keys_accepted_ = 0;
   KeyBits keys_bits_;  // of every key
+  KeyBuffer by_source_;
   GrowingBuffer<Piece> pieces_;
   std::size_t pieces_per_direction_[2] = {0, 0};
   std::optional<OwnList> own_;

@@ -15,6 +15,7 @@
 
 #include "distopo/core/error.hpp"
 #include "distopo/distgraph.hpp"
+#include "distopo/distgraph/edge_key.hpp"
 
 namespace distopo::detail {
 
@@ -83,6 +84,7 @@ struct RankRange {
 // What validating an input learns on the way, for the steps after it.
 struct InputExtent {
   std::int64_t edges = 0;
+  std::int64_t entries = 0;               // source entries (each edge its own in an edge list)
   std::optional<RankRange> ranks;         // the ranks named; nullopt when none is
   std::optional<RankRange> sources;       // the sources of the edges; nullopt without edges
   std::optional<RankRange> destinations;  // their destinations
@@ -116,6 +118,7 @@ class ArrayEdges {
     std::int64_t& total = extent.edges;
     std::optional<RankRange>& ranks = extent.ranks;
     total = 0;
+    extent.entries = n_;
     if (n_ > 0) ranks = RankRange::of(range_of(sources_, n_));
     const std::pair<int, int> degree_range = n_ > 0 ? range_of(degrees_, n_) : std::pair{0, 0};
     const bool sources_valid = (n_ == 0 || ranks->within(0, size - 1)) && degree_range.first >= 0;
@@ -203,6 +206,7 @@ class ListEdges {
   [[nodiscard]] Check validate(int rank, int size, InputExtent& extent) const {
     const auto count = static_cast<std::int64_t>(edges_.size());
     extent.edges = count;
+    extent.entries = count;
     const auto source = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].source; };
     const auto destination = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].destination; };
     const auto weight = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].weight; };
@@ -241,6 +245,49 @@ class ListEdges {
 
  private:
   std::span<const Edge> edges_;
+  bool weighted_;
+};
+
+// The out-ends a rank holds after the first round of a create that goes by
+// source (dist_graph_create.cpp): its own out-edges, as edge keys, the input
+// of the second round. Their ranks were checked when they arrived.
+class OwnOutEnds {
+ public:
+  OwnOutEnds(int self, std::span<const EdgeKey> keys, bool weighted) : self_(self), keys_(keys), weighted_(weighted) {}
+
+  [[nodiscard]] Check validate(int, int, InputExtent& extent) const {
+    const auto count = static_cast<std::int64_t>(keys_.size());
+    extent.edges = count;
+    extent.entries = count;
+    if (count == 0) return std::nullopt;
+    const auto key = [this](std::int64_t i) { return keys_[static_cast<std::size_t>(i)]; };
+    extent.sources = RankRange{self_, self_};
+    extent.destinations = RankRange::of(min_max(count, [&](std::int64_t i) { return edge_rank(key(i)); }));
+    extent.ranks = extent.sources->with({extent.destinations->low, extent.destinations->high});
+    if (weighted_) extent.weights = min_max(count, [&](std::int64_t i) { return edge_weight(key(i)); });
+    return std::nullopt;
+  }
+
+  template <class Visit>
+  void for_each(Visit&& visit) const {
+    for (const EdgeKey key : keys_) {
+      if (!visit(self_, edge_rank(key), weighted_ ? edge_weight(key) : 1)) return;
+    }
+  }
+
+  // Each end as a source entry of degree 1 (the interface of ArrayEdges).
+  template <class Visit>
+  void for_each_source(Visit&& visit) const {
+    for (const EdgeKey key : keys_) {
+      const int destination = edge_rank(key);
+      const int weight = edge_weight(key);
+      visit(self_, std::span<const int>(&destination, 1), weighted_ ? &weight : nullptr);
+    }
+  }
+
+ private:
+  int self_;
+  std::span<const EdgeKey> keys_;
   bool weighted_;
 };
 

@@ -8,7 +8,11 @@
 // - repeated edges: each distinct one once, with its count (end_tally.hpp);
 // - edges among few ranks: runs by (owner, direction, neighbor), counted in
 //   a table over the ranks named and filled in one more pass;
-// - otherwise: single ends as keys, by owner (peer_buckets.hpp).
+// - otherwise: single ends as keys, by owner (peer_buckets.hpp);
+// - or, for a large scattered input of long source entries (or where the
+//   caller asks): only the out-ends, each to its source, which sorts its list
+//   once and sends each destination its in-ends in order in a second round
+//   (dist_graph_create.cpp): no rank then sorts in-ends.
 // The outbox owns what its messages point to until the exchange is over
 // (the own list's slices belong to the inbox); ends this rank stores itself
 // go straight to its inbox.
@@ -31,8 +35,23 @@
 
 namespace distopo::detail {
 
+// When a rank sends its out-ends to their sources only (the first round of a
+// create that goes by source).
+enum class BySource { never, when_large, always };
+
 class EdgeOutbox {
  public:
+  // A scattered input goes by source (when_large) from this many edges on,
+  // when its source entries hold at least this many edges on average: an
+  // entry's out-ends then travel as one run, and the second round saves
+  // every rank the sort of its in-ends. Edge lists (an entry per edge) pay a
+  // lookup per edge in either round and touch more memory by source:
+  // docs/design/distgraph-create.md.
+  static constexpr std::int64_t kMinEdgesBySource = std::int64_t{1} << 12;
+  static constexpr std::int64_t kMinEdgesPerEntryBySource = 8;
+  [[nodiscard]] static bool large_by_source(const InputExtent& extent) {
+    return extent.edges >= kMinEdgesBySource && extent.edges >= kMinEdgesPerEntryBySource * extent.entries;
+  }
   // Below this many edges the tally is not tried: a handful of ends costs
   // less to send one by one than to count.
   static constexpr std::int64_t kMinEdgesToTally = 256;
@@ -54,15 +73,21 @@ class EdgeOutbox {
 
   // The ends of `input` (validated, with `extent` from its validation);
   // this rank's own go to `inbox`, whose verdict on them is `own_verdict()`.
-  // Throws std::bad_alloc.
+  // An inbox that holds an own list already takes no other. Throws
+  // std::bad_alloc.
   template <class Input>
-  EdgeOutbox(int self, bool weighted, const Input& input, const InputExtent& extent, EdgeInbox& inbox) {
+  EdgeOutbox(int self, bool weighted, const Input& input, const InputExtent& extent, EdgeInbox& inbox,
+             BySource by_source = BySource::never) {
     if (extent.edges == 0) return;
     for (const bool out : {true, false}) {
-      if (extent.all_edges_at(self, !out)) {
+      if (extent.all_edges_at(self, !out) && !inbox.has_own_list()) {
         send_own_list(self, weighted, sort_own_edges(input, extent, out, weighted), inbox);
         return;
       }
+    }
+    if (by_source == BySource::always) {
+      send_by_source(self, input, extent, inbox);
+      return;
     }
     if (extent.edges >= kMinEdgesToTally) {
       const auto limit = std::min(kMaxTalliedEdges, static_cast<std::size_t>(extent.edges / kEdgesPerTalliedEdge));
@@ -71,15 +96,14 @@ class EdgeOutbox {
         return;
       }
     }
+    if (by_source == BySource::when_large && large_by_source(extent)) {
+      send_by_source(self, input, extent, inbox);
+      return;
+    }
     if (send_run_buckets(self, weighted, input, extent, inbox)) return;
     buckets_.emplace(self, edge_ends(input), inbox.own_keys(), extent.ranks,
                      2 * static_cast<std::size_t>(extent.edges));
-    for (const OutgoingMessage<EdgeKey>& keys : buckets_->messages()) {
-      if (keys.payload.size() > INT_MAX / 2) oversized_ = keys.destination;
-      messages_.push_back({keys.destination,
-                           {reinterpret_cast<const int*>(keys.payload.data()), 2 * keys.payload.size()},
-                           static_cast<int>(MessageKind::keys)});
-    }
+    add_key_messages(MessageKind::keys);
     own_verdict_ = inbox.accept_own_keys();
   }
 
@@ -89,6 +113,9 @@ class EdgeOutbox {
   [[nodiscard]] Rejection own_verdict() const { return own_verdict_; }
 
   [[nodiscard]] std::span<const OutgoingMessage<int>> messages() const { return messages_; }
+  // Whether the out-ends went to their sources only: their in-ends travel in
+  // a second round.
+  [[nodiscard]] bool went_by_source() const { return went_by_source_; }
 
  private:
   void add_message(int destination, std::span<const int> payload, MessageKind kind) {
@@ -100,6 +127,23 @@ class EdgeOutbox {
   // Runs by owner (consecutive), each owner's as one message.
   void send_runs(int self, const std::vector<OwnedRun>& runs, EdgeInbox& inbox);
 
+  // The out-ends, each to its source; this rank's own to the inbox's.
+  template <class Input>
+  void send_by_source(int self, const Input& input, const InputExtent& extent, EdgeInbox& inbox) {
+    buckets_.emplace(self, out_ends(input), inbox.by_source_keys(), extent.sources,
+                     static_cast<std::size_t>(extent.edges));
+    add_key_messages(MessageKind::out_keys_by_source);
+    went_by_source_ = true;
+  }
+  void add_key_messages(MessageKind kind) {
+    for (const OutgoingMessage<EdgeKey>& keys : buckets_->messages()) {
+      if (keys.payload.size() > INT_MAX / 2) oversized_ = keys.destination;
+      messages_.push_back({keys.destination,
+                           {reinterpret_cast<const int*>(keys.payload.data()), 2 * keys.payload.size()},
+                           static_cast<int>(kind)});
+    }
+  }
+
   template <class Input>
   bool send_run_buckets(int self, bool weighted, const Input& input, const InputExtent& extent, EdgeInbox& inbox);
 
@@ -109,6 +153,7 @@ class EdgeOutbox {
   std::optional<PeerBuckets> buckets_;
   std::optional<int> oversized_;
   Rejection own_verdict_ = Rejection::none;
+  bool went_by_source_ = false;
 };
 
 // A table of (owner, direction, neighbor) over the ranks named, [low, low +

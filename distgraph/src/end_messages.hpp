@@ -15,12 +15,22 @@
 //   order (unweighted: one int, the number of ends). What a rank that gives
 //   only its own out-edges (or in-edges) sends each peer: a slice of its own
 //   sorted list, sent as it lies.
+// - out_keys_by_source: out-ends as edge keys, sent to their source only
+//   (the first round of a create that goes by source: the source sorts its
+//   list and sends each destination its in-ends as a sorted run in a second
+//   round, dist_graph_create.cpp).
 #include <cstdint>
 
 namespace distopo::detail {
 
-enum class MessageKind : int { keys = 0, runs = 1, in_run_from_sender = 2, out_run_from_sender = 3 };
-inline constexpr int kMessageKinds = 4;
+enum class MessageKind : int {
+  keys = 0,
+  runs = 1,
+  in_run_from_sender = 2,
+  out_run_from_sender = 3,
+  out_keys_by_source = 4
+};
+inline constexpr int kMessageKinds = 5;
 
 // One run of a runs message: direction (bit 31: out) and neighbor rank,
 // count of ends, and their common weight or kWeightsFollow.

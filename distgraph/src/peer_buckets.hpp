@@ -221,4 +221,22 @@ auto edge_ends(const Input& input) {
   };
 }
 
+// The out-ends alone, each to its source (the first round of a create that
+// goes by source): one run per source entry.
+template <class Input>
+auto out_ends(const Input& input) {
+  return [&input](auto&& emit) {
+    input.for_each_source([&](int source, std::span<const int> destinations,
+                              const int* weights) __attribute__((always_inline)) {
+      const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
+      if (destinations.size() == 1) {
+        emit(source, pack_edge(EdgeDirection::out, destinations[0], weight(0)));
+        return;
+      }
+      emit.run(source, destinations.size(),
+               [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
+    });
+  };
+}
+
 }  // namespace distopo::detail

@@ -203,6 +203,57 @@ TEST(DistGraphCreate, ExchangeRouteFromTheInfoKeyMatchesMpich) {
   }
 }
 
+// Going by source (forced by the info key here; large scattered inputs go so
+// on their own): out-ends to their sources in the first round, in-ends from
+// there, in order, in the second. Every rank by source (repeated and
+// distinct ends, weighted and not); every other rank by source while the
+// others' ends take one round into the same lists; a rank that gives its own
+// out-edges (its sorted list in the first round) beside ranks by source,
+// whose out-ends for it it merges into that list.
+TEST(DistGraphCreate, BySourceMatchesMpich) {
+  const InfoHandle always({{"distopo_by_source", "true"}});
+  const InfoHandle never({{"distopo_by_source", "false"}});
+  const MPI_Info alternate = world_rank() % 2 == 0 ? always.get() : never.get();
+  int seed = 400;
+  for (const bool weighted : {true, false}) {
+    expect_same_as_mpich(seed++, 200, weighted, 5, always.get());
+    expect_same_as_mpich(seed++, 200, weighted, INT_MAX, always.get());
+    expect_same_as_mpich(seed++, 200, weighted, INT_MAX, alternate);
+  }
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(77 + rank));
+  std::uniform_int_distribution<int> any_rank(0, size - 1);
+  std::vector<int> sources, degrees, destinations, weights;
+  for (int j = 0; j < 300; ++j) {
+    sources.push_back(rank == 0 ? 0 : any_rank(random));
+    degrees.push_back(1);
+    destinations.push_back(any_rank(random));
+    weights.push_back(rank * 1000 + j);
+  }
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "own beside by source", always.get());
+}
+
+// A large scattered input of long source entries (distinct weights, 20000
+// edges in entries of 20) goes by source without being asked.
+TEST(DistGraphCreate, LargeScatteredInputMatchesMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(91 + rank));
+  std::uniform_int_distribution<int> any_rank(0, size - 1);
+  std::vector<int> sources, degrees, destinations, weights;
+  for (int j = 0; j < 20000; ++j) {
+    if (j % 20 == 0) {
+      sources.push_back(any_rank(random));
+      degrees.push_back(0);
+    }
+    ++degrees.back();
+    destinations.push_back(any_rank(random));
+    weights.push_back(static_cast<int>((static_cast<unsigned>(rank * 20000 + j) * 2654435761U) & 0x3fffffffU));
+  }
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "large scattered input");
+}
+
 // Thousands of ends per rank take the sort's counting path (few distinct
 // (direction, rank, weight) values); weights up to INT_MAX take its radix
 // passes, two to four of them depending on the ranks.

@@ -126,6 +126,16 @@ TEST(DistGraphErrors, UnknownExchangeRouteOnOneRank) {
   expect_error(MPI_ERR_ARG, a.n, a.sources, a.degrees, a.destinations, a.weights, options, "sideways");
 }
 
+// Whether to go by source may differ between ranks, but its value must be one
+// of the three.
+TEST(DistGraphErrors, UnknownBySourceValueOnOneRank) {
+  OwnRingEdge a;
+  const InfoHandle maybe({{"distopo_by_source", "maybe"}});
+  distopo::DistGraphOptions options;
+  if (world_rank() == culprit()) options.info = maybe.get();
+  expect_error(MPI_ERR_ARG, a.n, a.sources, a.degrees, a.destinations, a.weights, options, "maybe");
+}
+
 // One rank on the node-aware route (its nodes declared, or still to be
 // found), the others direct: MPI_ERR_ARG on every rank, none waiting in a
 // collective step (the relay channel's copy, finding the nodes) the others
