@@ -5,7 +5,10 @@
  * (it fails while receiving them). The edges carry distinct weights, so that
  * every end travels on its own (unweighted, all alike, they would travel as
  * one end with its count and fit). Every rank must return MPI_ERR_NO_MEM,
- * nobody may wait, and the communicator must work afterwards. */
+ * nobody may wait, and the communicator must work afterwards. With three
+ * ranks or more, once more by source (distopo_by_source): rank 0 declares
+ * edges from rank 1 to the last rank, so they reach the last rank only in
+ * the second exchange, sent on by rank 1. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,31 @@ static void create_beyond_memory(int degree, const char* what) {
   if (rc == MPI_SUCCESS) MPI_Comm_free(&graph);
 }
 
+/* Rank 0 declares kIncomingEdges edges from rank 1 to the last rank, to go
+ * by source: the last rank runs out of memory in the second exchange. */
+static void create_by_source_beyond_memory(void) {
+  struct rlimit original;
+  getrlimit(RLIMIT_AS, &original);
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "distopo_by_source", "true");
+  if (rank == limited) {
+    struct rlimit tight = original;
+    tight.rlim_cur = mapped_bytes() + kHeadroom;
+    CHECK(setrlimit(RLIMIT_AS, &tight) == 0, "setrlimit failed");
+  }
+  const int source = 1;
+  const int degree = rank == 0 ? kIncomingEdges : 0;
+  MPI_Comm graph = MPI_COMM_WORLD;
+  const int rc =
+      MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? 1 : 0, &source, &degree, destinations, weights, info, 0, &graph);
+  if (rank == limited) setrlimit(RLIMIT_AS, &original);
+  MPI_Info_free(&info);
+  expect_error_class(rc, MPI_ERR_NO_MEM, "out of memory in the second exchange (by source)");
+  CHECK(graph == MPI_COMM_NULL, "by source: output communicator not MPI_COMM_NULL");
+  if (rc == MPI_SUCCESS) MPI_Comm_free(&graph);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -63,6 +91,7 @@ int main(int argc, char** argv) {
 
   create_beyond_memory(rank == limited ? kOwnEdges : 0, "out of memory before the exchange");
   if (size > 1) create_beyond_memory(rank == limited ? 0 : kIncomingEdges, "out of memory during the exchange");
+  if (size > 2) create_by_source_beyond_memory();
   free(weights);
   free(destinations);
 
