@@ -201,42 +201,37 @@ class PeerBuckets {
 // entry of one edge (every edge of a ListEdges) skips the run's loop. The
 // visit of a source entry is inlined: called for each of a million entries
 // of one edge, it was 15 % of bucketing them, and the run's loop 20 %.
-template <class Input>
-auto edge_ends(const Input& input) {
+// Without `kInEnds`, the out-ends alone (the first round of a create that
+// goes by source).
+template <bool kInEnds, class Input>
+auto ends_of(const Input& input) {
   return [&input](auto&& emit) {
     input.for_each_source([&](int source, std::span<const int> destinations,
                               const int* weights) __attribute__((always_inline)) {
       const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
       if (destinations.size() == 1) {
         emit(source, pack_edge(EdgeDirection::out, destinations[0], weight(0)));
-        emit(destinations[0], pack_edge(EdgeDirection::in, source, weight(0)));
+        if constexpr (kInEnds) emit(destinations[0], pack_edge(EdgeDirection::in, source, weight(0)));
         return;
       }
       emit.run(source, destinations.size(),
                [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
-      for (std::size_t k = 0; k < destinations.size(); ++k) {
-        emit(destinations[k], pack_edge(EdgeDirection::in, source, weight(k)));
+      if constexpr (kInEnds) {
+        for (std::size_t k = 0; k < destinations.size(); ++k) {
+          emit(destinations[k], pack_edge(EdgeDirection::in, source, weight(k)));
+        }
       }
     });
   };
 }
 
-// The out-ends alone, each to its source (the first round of a create that
-// goes by source): one run per source entry.
+template <class Input>
+auto edge_ends(const Input& input) {
+  return ends_of<true>(input);
+}
 template <class Input>
 auto out_ends(const Input& input) {
-  return [&input](auto&& emit) {
-    input.for_each_source([&](int source, std::span<const int> destinations,
-                              const int* weights) __attribute__((always_inline)) {
-      const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
-      if (destinations.size() == 1) {
-        emit(source, pack_edge(EdgeDirection::out, destinations[0], weight(0)));
-        return;
-      }
-      emit.run(source, destinations.size(),
-               [&](std::size_t k) { return pack_edge(EdgeDirection::out, destinations[k], weight(k)); });
-    });
-  };
+  return ends_of<false>(input);
 }
 
 }  // namespace distopo::detail

@@ -20,11 +20,7 @@ p=${4:-4}
 commit=$(git -C "$build/.." rev-parse --short HEAD 2>/dev/null || git -C "$root" rev-parse --short HEAD)
 source "$root/scripts/setup/mpi_env.sh"
 distopo_mpi_env "$build"
-declare -A tunables=(
-  [default]=""
-  [warm]="glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432"
-  [fresh]="glibc.malloc.mmap_threshold=131072"
-)
+source "$root/docs/results/distinct/allocator_states.sh"
 for round in $(seq 1 "$rounds"); do
   for state in default warm fresh; do
     GLIBC_TUNABLES=${tunables[$state]} mpiexec -n "$p" "$build/bench/distgraph_scaling" \

@@ -24,11 +24,7 @@ fi
 commit=$(git -C "$build/.." rev-parse --short HEAD 2>/dev/null || git -C "$root" rev-parse --short HEAD)
 source "$root/scripts/setup/mpi_env.sh"
 distopo_mpi_env "$build"
-declare -A tunables=(
-  [default]=""
-  [warm]="glibc.malloc.trim_threshold=4000000000:glibc.malloc.mmap_threshold=33554432"
-  [fresh]="glibc.malloc.mmap_threshold=131072"
-)
+source "$root/docs/results/distinct/allocator_states.sh"
 run() {  # state, by_source, P, then distgraph_scaling's arguments
   local state=$1 by_source=$2 p=$3
   shift 3
