@@ -64,8 +64,8 @@ static void create_by_source_beyond_memory(void) {
   const int source = 1;
   const int degree = rank == 0 ? kIncomingEdges : 0;
   MPI_Comm graph = MPI_COMM_WORLD;
-  const int rc =
-      MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? 1 : 0, &source, &degree, destinations, weights, info, 0, &graph);
+  const int rc = MPI_Dist_graph_create(MPI_COMM_WORLD, rank == 0 ? 1 : 0, &source, &degree, destinations, weights, info,
+                                       0, &graph);
   if (rank == limited) setrlimit(RLIMIT_AS, &original);
   MPI_Info_free(&info);
   expect_error_class(rc, MPI_ERR_NO_MEM, "out of memory in the second exchange (by source)");

@@ -61,8 +61,8 @@ struct Scattered {
     }
   }
   [[nodiscard]] ArrayEdges input() const {
-    return {static_cast<int>(sources.size()), sources.data(), degrees.data(), destinations.data(), weights.data(),
-            true};
+    return {
+        static_cast<int>(sources.size()), sources.data(), degrees.data(), destinations.data(), weights.data(), true};
   }
   [[nodiscard]] std::vector<Edge> edges() const {
     std::vector<Edge> all;
@@ -128,8 +128,7 @@ TEST_F(EdgeOutboxTest, BySourceSendsOnlyOutEndsEachToItsSource) {
     EXPECT_EQ(message.kind, static_cast<int>(MessageKind::out_keys_by_source));
     EXPECT_NE(message.destination, self);
     ASSERT_EQ(message.payload.size() % 2, 0U);
-    take(message.destination,
-         {reinterpret_cast<const EdgeKey*>(message.payload.data()), message.payload.size() / 2});
+    take(message.destination, {reinterpret_cast<const EdgeKey*>(message.payload.data()), message.payload.size() / 2});
   }
   take(self, inbox.by_source());
   std::sort(sent.begin(), sent.end());
