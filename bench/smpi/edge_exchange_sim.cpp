@@ -107,8 +107,11 @@ void run(const std::string& impl, const bench::LocalEdges& edges, MPI_Comm chann
     return;
   }
   smpi_bench::MpichLists lists;
+  // A rank without edges (rank0_whole) passes MPI_WEIGHTS_EMPTY: an empty
+  // vector's data() is null, which is SMPI's MPI_UNWEIGHTED.
   smpi_bench::mpich_dist_graph_exchange(MPI_COMM_WORLD, edges.n(), edges.sources.data(), edges.degrees.data(),
-                                        edges.destinations.data(), edges.weights.data(), lists);
+                                        edges.destinations.data(),
+                                        edges.weights.empty() ? MPI_WEIGHTS_EMPTY : edges.weights.data(), lists);
   if (checksum != nullptr) {
     *checksum = hash_lists(lists.in, lists.in_weights, lists.indegree, kIn) +
                 hash_lists(lists.out, lists.out_weights, lists.outdegree, kOut);
