@@ -200,15 +200,17 @@ class PeerBuckets {
 // owner, so they go as one run (one owner lookup, not one per edge); an
 // entry of one edge (every edge of a ListEdges) skips the run's loop. The
 // visit of a source entry is inlined: called for each of a million entries
-// of one edge, it was 15 % of bucketing them, and the run's loop 20 %.
-// Without `kInEnds`, the out-ends alone (the first round of a create that
-// goes by source).
+// of one edge, it was 15 % of bucketing them, and the run's loop 20 %. An
+// entry without edges names no owner (its source may lie outside the range
+// of the sources of edges, which a dense lookup covers). Without `kInEnds`,
+// the out-ends alone (the first round of a create that goes by source).
 template <bool kInEnds, class Input>
 auto ends_of(const Input& input) {
   return [&input](auto&& emit) {
     input.for_each_source([&](int source, std::span<const int> destinations,
                               const int* weights) __attribute__((always_inline)) {
       const auto weight = [weights](std::size_t k) { return weights != nullptr ? weights[k] : 1; };
+      if (destinations.empty()) return;
       if (destinations.size() == 1) {
         emit(source, pack_edge(EdgeDirection::out, destinations[0], weight(0)));
         if constexpr (kInEnds) emit(destinations[0], pack_edge(EdgeDirection::in, source, weight(0)));

@@ -135,6 +135,29 @@ TEST_F(EdgeOutboxTest, BySourceSendsOnlyOutEndsEachToItsSource) {
   EXPECT_EQ(sent, given.edges());
 }
 
+// An entry without edges names no rank to send to, even where its source
+// lies outside the range of the sources of edges: the owners' lookup is
+// dense over that range when it is narrow (this rank 4: 2 ... 4) and hashed
+// otherwise (this rank 10).
+TEST_F(EdgeOutboxTest, BySourceSendsNothingForEntriesWithoutEdges) {
+  const std::vector<int> sources{15, 2, 0};
+  const std::vector<int> degrees{0, 3, 0};
+  const std::vector<int> destinations{7, 8, 9};
+  const std::vector<int> weights{1, 2, 3};
+  const ArrayEdges input(3, sources.data(), degrees.data(), destinations.data(), weights.data(), true);
+  for (const int self : {4, 10}) {
+    InputExtent extent;
+    ASSERT_FALSE(input.validate(self, kSize, extent).has_value());
+    EdgeInbox inbox(kSize, true, false);
+    inbox.prepare();
+    const EdgeOutbox outbox(self, true, input, extent, inbox, BySource::always);
+    ASSERT_EQ(outbox.messages().size(), 1U) << "rank " << self;
+    EXPECT_EQ(outbox.messages()[0].destination, 2);
+    EXPECT_EQ(outbox.messages()[0].payload.size(), 6U);
+    EXPECT_TRUE(inbox.by_source().empty());
+  }
+}
+
 // The second round at a source: what it holds becomes its out-list, sorted by
 // (destination, weight), and every other destination gets its in-ends as one
 // run from this rank, weights ascending.
