@@ -3,7 +3,8 @@
 // its own input error, what must be equal on all ranks (weighted, reorder,
 // and the info keys the constructor reads), and whether dist_graph_create
 // takes a second round. Reduced with MPI_MAX, each slot holds size - r for
-// the lowest rank r where the condition holds, 0 where it holds nowhere.
+// the lowest rank r where the condition holds, 0 where it holds nowhere
+// (the second round's: 1 where any rank asks for it).
 #include <array>
 #include <optional>
 #include <span>
