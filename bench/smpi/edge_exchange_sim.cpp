@@ -53,6 +53,9 @@ struct Settings {
   // Untimed calls on the real graph first (where computation is charged).
   int warmup = 0;
   unsigned seed = 1;
+  // "repeated": the families' weights (1-4); "distinct": no edge end repeats
+  // (as distgraph_scaling's --weights distinct).
+  std::string weights = "repeated";
   // Labels copied into every row: how the run was configured (set by the script).
   std::string compute = "network_only";
   std::string reduce_scatter = "";
@@ -68,8 +71,9 @@ struct Settings {
   MPI_Comm channel = MPI_COMM_NULL;
 };
 
-// The route of distopo's exchange (DISTOPO_EXCHANGE) and the emulated nodes
-// it would use (DISTOPO_RANKS_PER_NODE), as the environment sets them.
+// The route of distopo's exchange (DISTOPO_EXCHANGE), the emulated nodes it
+// would use (DISTOPO_RANKS_PER_NODE) and whether it may go by source
+// (DISTOPO_BY_SOURCE), as the environment sets them.
 std::string environment(const char* name, const char* otherwise) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : otherwise;
@@ -149,7 +153,13 @@ double median(std::vector<double> values) {
 }
 
 void run_family(const Settings& settings, const std::string& family, int rank, int size) {
-  const bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
+  bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
+  if (settings.weights == "distinct") {
+    // i -> i * odd mod 2^30 is one-to-one: distinct weights in no particular order.
+    for (std::size_t i = 0; i < edges.weights.size(); ++i) {
+      edges.weights[i] = 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU);
+    }
+  }
   long long total_edges = static_cast<long long>(edges.edge_count());
   MPI_Allreduce(MPI_IN_PLACE, &total_edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   for (const std::string& impl : settings.impls) {
@@ -192,6 +202,7 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
                           {"bytes_per_rank", bytes(median(heaps))},
                           {"total_bytes_per_rank", bytes(median(total_heaps))},
                           {"edges_per_rank", settings.edges_per_rank},
+                          {"weights", settings.weights},
                           {"total_edges", total_edges},
                           {"reps", settings.reps},
                           {"warmup", settings.warmup},
@@ -208,6 +219,7 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
           std::stoi(environment(distopo::kGatherMinEnv, std::to_string(distopo::ExchangeRoute{}.gather_min).c_str()));
     }
     row["ranks_per_node"] = std::stoi(environment(distopo::kRanksPerNodeEnv, "0"));
+    if (impl == "distopo") row["by_source"] = environment("DISTOPO_BY_SOURCE", "auto");
     if (!settings.model_name.empty()) row["model"] = settings.model_name;
     std::printf("%s\n", row.dump().c_str());
     std::fflush(stdout);
@@ -231,6 +243,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", settings.warmup, "untimed calls of each implementation first")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", settings.seed, "seed of the random families");
+  app.add_option("--weights", settings.weights, "repeated (the families' weights) or distinct (no edge end repeats)")
+      ->check(CLI::IsMember({"repeated", "distinct"}));
   app.add_option("--compute", settings.compute, "label: network_only or charged (the SMPI configuration decides)");
   app.add_option("--reduce-scatter", settings.reduce_scatter, "label: SMPI's reduce_scatter algorithm in this run");
   app.add_option("--platform", settings.platform, "label: the platform file's name");

@@ -14,6 +14,9 @@
 #   --reduce-scatter ALG   auto (MPICH 4.0.2's choice: recursive halving while the
 #                          8P-byte message is below 512 KiB, i.e. P < 65536, else
 #                          pairwise), recursive_halving or pairwise
+#   --weights W            repeated (the families' weights, 1-4; default) or distinct
+#                          (no edge end repeats). DISTOPO_BY_SOURCE in the environment
+#                          reaches distopo's runs and their rows (by_source)
 #   --edges-per-rank K     (default 16)   --reps N (default 1; 5 when charged, without the heap meter)
 #   --warmup N             untimed calls on the graph before the timed ones (default 1);
 #                          the time is the same without (network only), but SMPI's
@@ -39,7 +42,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 impls=distopo,mpich_alg families=ring,random_kout,powerlaw compute=network_only
-reduce_scatter=auto edges=16 reps="" warmup=1 iprobe=1e-7 out="" log_dir="" skip_done=0
+reduce_scatter=auto edges=16 weights=repeated reps="" warmup=1 iprobe=1e-7 out="" log_dir="" skip_done=0
 stock_simgrid=0 per_node=0 model=overheads exchanges=direct
 sizes=()
 while [ $# -gt 0 ]; do
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
     --compute) compute=$2; shift 2 ;;
     --reduce-scatter) reduce_scatter=$2; shift 2 ;;
     --edges-per-rank) edges=$2; shift 2 ;;
+    --weights) weights=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --iprobe) iprobe=$2; shift 2 ;;
@@ -123,8 +127,9 @@ for p in "${sizes[@]}"; do
     impl=${impl_route%%:*} exchange=${impl_route#*:}
     for family in ${families//,/ }; do
       # The reduce_scatter algorithm is a setting of MPICH's algorithm only.
-      label="P=$p impl=$impl family=$family compute=$compute"
+      label="P=$p impl=$impl family=$family compute=$compute weights=$weights"
       done_fields=("P=$p" "impl=$impl" "family=$family" "compute=$compute" "edges_per_rank=$edges")
+      [ "$weights" = repeated ] || done_fields+=("weights=$weights")
       if [ "$impl" != distopo ]; then
         label+=" reduce_scatter=$rs"
         done_fields+=("reduce_scatter=$rs")
@@ -150,7 +155,7 @@ for p in "${sizes[@]}"; do
       start=$(date +%s)
       env "${route_env[@]}" LD_PRELOAD="$simgrid_preload${heap_meter:+ $heap_meter}" \
         "${measure_rss[@]}" smpirun -np "$p" -platform "$platform" "${host_cfg[@]}" "${smpi_cfg[@]}" "${size_cfg[@]}" --cfg=smpi/reduce_scatter:$rs_cfg \
-        "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" \
+        "$build/bench/smpi/edge_exchange_sim" --impl "$impl" --family "$family" --edges-per-rank "$edges" --weights "$weights" \
         --reps "$reps" --warmup "$warmup" --compute "$compute" --reduce-scatter "$rs" \
         --platform "$platform_label" --iprobe "$iprobe" "${model_args[@]}" "${neighbor_args[@]}" >"$log" 2>&1 || {
         echo "FAIL  $label (see $log)" >&2

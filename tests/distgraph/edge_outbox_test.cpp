@@ -1,7 +1,7 @@
 // The sending side of dist_graph_create (edge_outbox.hpp): which form a
 // rank's ends take, and what going by source sends. A large scattered input
-// of long source entries goes by source (or every scattered input, or none,
-// as the info key asks): its out-ends only, each in its source's message
+// of long source entries, each meeting few destinations many times, goes by
+// source (or every scattered input, or none, as the info key asks): its out-ends only, each in its source's message
 // (this rank's own into the inbox), none of its in-ends. The second round:
 // the out-ends a source holds, as its own input, become its sorted out-list
 // and each destination's run of in-ends in order.
@@ -42,21 +42,23 @@ class EdgeOutboxTest : public testing::Test {
 
 using Edge = std::tuple<int, int, int>;  // source, destination, weight
 
-// `n` edges of random sources and destinations among kSize ranks, in source
+// `n` edges of random sources among kSize ranks and destinations among the
+// first `destination_ranks` (each of them named once at least), in source
 // entries of `per_entry` edges (the last may hold fewer), weights distinct
 // (no end repeats, so no tally).
 struct Scattered {
   std::vector<int> sources, degrees, destinations, weights;
-  Scattered(int n, unsigned seed, int per_entry = 1) {
+  Scattered(int n, unsigned seed, int per_entry = 1, int destination_ranks = kSize) {
     std::mt19937 random(seed);
     std::uniform_int_distribution<int> any_rank(0, kSize - 1);
+    std::uniform_int_distribution<int> any_destination(0, destination_ranks - 1);
     for (int i = 0; i < n; ++i) {
       if (i % per_entry == 0) {
         sources.push_back(any_rank(random));
         degrees.push_back(0);
       }
       ++degrees.back();
-      destinations.push_back(any_rank(random));
+      destinations.push_back(i < destination_ranks ? i : any_destination(random));
       weights.push_back(static_cast<int>((static_cast<unsigned>(i) * 2654435761U) & 0x3fffffffU));
     }
   }
@@ -85,17 +87,22 @@ bool goes_by_source(int self, const Input& input, BySource by_source) {
   return outbox.went_by_source();
 }
 
-// By itself (when_large), from kMinEdgesBySource edges in entries of
-// kMinEdgesPerEntryBySource on average; an edge list (an entry per edge)
-// stays in one round.
+// By itself (when_large): from kMinEdgesBySource edges in entries of
+// kMinEdgesPerEntryBySource on average, whose edges meet each destination
+// kMinEndsPerPairBySource times on average (entry degree against the
+// destinations' range); an edge list (an entry per edge) stays in one round.
 TEST_F(EdgeOutboxTest, ScatteredInputGoesBySourceWhenLargeWithLongEntries) {
   const auto threshold = static_cast<int>(EdgeOutbox::kMinEdgesBySource);
   const auto per_entry = static_cast<int>(EdgeOutbox::kMinEdgesPerEntryBySource);
-  EXPECT_FALSE(goes_by_source(3, Scattered(threshold - per_entry, 1, per_entry).input(), BySource::when_large));
-  EXPECT_TRUE(goes_by_source(3, Scattered(threshold, 1, per_entry).input(), BySource::when_large));
-  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, per_entry - 1).input(), BySource::when_large));
-  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1).input(), BySource::when_large));
-  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, per_entry).input(), BySource::never));
+  const auto per_pair = static_cast<int>(EdgeOutbox::kMinEndsPerPairBySource);
+  // Entries of 32 edges to one destination, then of 128 (and 112) to four.
+  EXPECT_TRUE(goes_by_source(3, Scattered(threshold, 1, per_pair, 1).input(), BySource::when_large));
+  EXPECT_FALSE(goes_by_source(3, Scattered(threshold - per_pair, 1, per_pair, 1).input(), BySource::when_large));
+  EXPECT_TRUE(goes_by_source(3, Scattered(threshold, 1, 4 * per_pair, 4).input(), BySource::when_large));
+  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, 4 * per_pair - 16, 4).input(), BySource::when_large));
+  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, per_entry, kSize).input(), BySource::when_large));
+  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, 1, 1).input(), BySource::when_large));
+  EXPECT_FALSE(goes_by_source(3, Scattered(threshold, 1, per_pair, 1).input(), BySource::never));
   EXPECT_TRUE(goes_by_source(3, Scattered(20, 2).input(), BySource::always));
 }
 
