@@ -160,12 +160,7 @@ int max_indegree(const bench::LocalEdges& edges) {
 bench::LocalEdges edges_of(const Settings& settings, const std::string& family, int rank, int size) {
   bench::LocalEdges edges =
       bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree);
-  if (settings.weights == "distinct") {
-    // i -> i * odd mod 2^30 is one-to-one: distinct weights in no particular order.
-    for (std::size_t i = 0; i < edges.weights.size(); ++i) {
-      edges.weights[i] = 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU);
-    }
-  }
+  if (settings.weights == "distinct") bench::make_weights_distinct(edges);
   return edges;
 }
 

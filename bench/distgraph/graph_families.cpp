@@ -127,4 +127,10 @@ LocalEdges make_family(const std::string& family, int rank, int size, int edges_
   return edges;
 }
 
+void make_weights_distinct(LocalEdges& edges) {
+  for (std::size_t i = 0; i < edges.weights.size(); ++i) {
+    edges.weights[i] = 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU);
+  }
+}
+
 }  // namespace bench

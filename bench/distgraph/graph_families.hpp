@@ -30,4 +30,8 @@ const std::vector<std::string>& family_names();
 LocalEdges make_family(const std::string& family, int rank, int size, int edges_per_rank, unsigned seed,
                        int max_degree = 0);
 
+// Gives the edges distinct weights in no particular order (i -> 1 + i * odd
+// mod 2^30 is one-to-one), so that no edge end repeats.
+void make_weights_distinct(LocalEdges& edges);
+
 }  // namespace bench

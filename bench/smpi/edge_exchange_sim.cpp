@@ -154,12 +154,7 @@ double median(std::vector<double> values) {
 
 void run_family(const Settings& settings, const std::string& family, int rank, int size) {
   bench::LocalEdges edges = bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed);
-  if (settings.weights == "distinct") {
-    // i -> i * odd mod 2^30 is one-to-one: distinct weights in no particular order.
-    for (std::size_t i = 0; i < edges.weights.size(); ++i) {
-      edges.weights[i] = 1 + static_cast<int>((i * 2654435761U) & 0x3fffffffU);
-    }
-  }
+  if (settings.weights == "distinct") bench::make_weights_distinct(edges);
   long long total_edges = static_cast<long long>(edges.edge_count());
   MPI_Allreduce(MPI_IN_PLACE, &total_edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   for (const std::string& impl : settings.impls) {
@@ -219,7 +214,7 @@ void run_family(const Settings& settings, const std::string& family, int rank, i
           std::stoi(environment(distopo::kGatherMinEnv, std::to_string(distopo::ExchangeRoute{}.gather_min).c_str()));
     }
     row["ranks_per_node"] = std::stoi(environment(distopo::kRanksPerNodeEnv, "0"));
-    if (impl == "distopo") row["by_source"] = environment("DISTOPO_BY_SOURCE", "auto");
+    if (impl == "distopo") row["by_source"] = environment(distopo::kBySourceEnv, "auto");
     if (!settings.model_name.empty()) row["model"] = settings.model_name;
     std::printf("%s\n", row.dump().c_str());
     std::fflush(stdout);

@@ -56,18 +56,14 @@ LocalError rejection_error(detail::Rejection rejection, int rank, int receiver) 
           : "its edges would give rank " + std::to_string(receiver) + " an in- or out-degree above INT_MAX");
 }
 
-// The info key and variable that choose whether a scattered input goes by
-// source (docs/guide/configuration.md); ranks may differ.
-constexpr const char* kBySourceKey = "distopo_by_source";
-constexpr const char* kBySourceEnv = "DISTOPO_BY_SOURCE";
-
+// Whether a scattered input may go by source; ranks may differ.
 detail::BySource by_source_setting(MPI_Info info) {
-  const std::optional<std::string> text = info_or_environment(info, kBySourceKey, kBySourceEnv);
+  const std::optional<std::string> text = info_or_environment(info, kBySourceInfoKey, kBySourceEnv);
   if (!text || *text == "auto") return detail::BySource::when_large;
   if (*text == "true") return detail::BySource::always;
   if (*text == "false") return detail::BySource::never;
-  throw Error(MPI_ERR_ARG,
-              std::string(kBySourceKey) + " (or " + kBySourceEnv + ") = " + *text + " is not one of auto, true, false");
+  throw Error(MPI_ERR_ARG, std::string(kBySourceInfoKey) + " (or " + kBySourceEnv + ") = " + *text +
+                               " is not one of auto, true, false");
 }
 
 // The channel of each round: the user communicator's private channels (which

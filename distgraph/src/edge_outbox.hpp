@@ -55,9 +55,11 @@ class EdgeOutbox {
   static constexpr std::int64_t kMinEdgesPerEntryBySource = 8;
   static constexpr std::int64_t kMinEndsPerPairBySource = 32;
   [[nodiscard]] static bool large_by_source(const InputExtent& extent) {
-    if (extent.edges < kMinEdgesBySource || extent.edges < kMinEdgesPerEntryBySource * extent.entries) return false;
+    if (extent.edges < kMinEdgesBySource) return false;
+    // Per entry, by division: edges * destinations * 32 can exceed 64 bits.
+    const std::int64_t per_entry = extent.edges / extent.entries;
     const auto destinations = static_cast<std::int64_t>(extent.destinations->size());
-    return extent.edges >= kMinEndsPerPairBySource * destinations * extent.entries;
+    return per_entry >= kMinEdgesPerEntryBySource && per_entry >= kMinEndsPerPairBySource * destinations;
   }
   // Below this many edges the tally is not tried: a handful of ends costs
   // less to send one by one than to count.

@@ -11,6 +11,12 @@
 
 namespace distopo {
 
+// Whether a rank whose edges have other ranks as sources sends their
+// out-ends to those sources first (a second exchange then brings the
+// in-ends): auto, true or false (docs/guide/configuration.md).
+inline constexpr const char* kBySourceInfoKey = "distopo_by_source";
+inline constexpr const char* kBySourceEnv = "DISTOPO_BY_SOURCE";
+
 // Collective over `comm`, whose ranks the edges name. The exchange runs on
 // `channel`: `comm` itself or a duplicate of it, carrying no other
 // point-to-point traffic until this returns (dist_graph_create passes its
