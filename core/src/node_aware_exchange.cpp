@@ -40,6 +40,7 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/idle_backoff.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "dropped_message.hpp"
 #include "max_reduction.hpp"
@@ -546,7 +547,11 @@ class NodeAwareExchange {
     int arrived = 0;
     MPI_Status status;
     check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, relay_comm_, &arrived, &status), "MPI_Iprobe");
-    if (!arrived) return;
+    if (!arrived) {
+      backoff_.idle();
+      return;
+    }
+    backoff_.progress();
     switch (status.MPI_TAG) {
       case kBundleTag:
         on_bundle(status);
@@ -608,6 +613,7 @@ class NodeAwareExchange {
   bool gateway_done_ = false;
   std::vector<Verdict> gateway_verdicts_;
   std::deque<Relay> relays_;
+  IdleBackoff backoff_;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/idle_backoff.hpp"
 #include "distopo/core/node_layout.hpp"
 #include "dropped_message.hpp"
 #include "max_reduction.hpp"
@@ -187,12 +188,18 @@ void nbx_exchange(MPI_Comm comm, std::size_t element_size, const std::vector<Raw
   if (acks_missing == 0) contribute();
 
   // One MPI_Iprobe per turn for all three kinds of message: it is the loop's
-  // only progress poll (see max_reduction.hpp for why that matters).
+  // only progress poll (see max_reduction.hpp for why that matters). A rank
+  // that waits long for the others sleeps between polls (idle_backoff.hpp).
+  IdleBackoff backoff;
   while (!agreement.done()) {
     int arrived = 0;
     MPI_Status status;
     check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &arrived, &status), "MPI_Iprobe");
-    if (!arrived) continue;
+    if (!arrived) {
+      backoff.idle();
+      continue;
+    }
+    backoff.progress();
     const int source = status.MPI_SOURCE;
     const int tag = status.MPI_TAG;
     if (tag >= kFirstDataTag && tag < kFirstDataTag + kinds) {

@@ -14,11 +14,13 @@
 // has every source sort its list once and send each destination its in-ends
 // as a run in order, as a rank that gives its own out-edges does. Every end
 // is then sorted once, by its source, instead of once at each end's owner.
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 
 #include "creation_agreement.hpp"
+#include "distopo/core/idle_backoff.hpp"
 #include "distopo/core/info.hpp"
 #include "distopo/core/private_channel.hpp"
 #include "distopo/core/runtime.hpp"
@@ -65,6 +67,13 @@ detail::BySource by_source_setting(MPI_Info info) {
   throw Error(MPI_ERR_ARG, std::string(kBySourceInfoKey) + " (or " + kBySourceEnv + ") = " + *text +
                                " is not one of auto, true, false");
 }
+
+// From this many edges in one rank's input, writing some rank's lists can
+// take milliseconds (a hub's sort, at 10^5 edges per rank 2-4 ms): the ranks
+// then meet in a barrier of their own, waiting politely (idle_backoff.hpp),
+// before MPICH's copy, whose collective would poll and take the core of a
+// rank still writing. Below, the barrier's round would cost more than it saves.
+constexpr std::int64_t kEdgesToWaitPolitely = std::int64_t{1} << 16;
 
 // The channel of each round: the user communicator's private channels (which
 // alternate between consecutive exchanges), or one the caller gives.
@@ -160,6 +169,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
                           options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   std::optional<detail::EdgeOutbox> outbox;
   ExchangeRoute route;  // direct where the settings are unknown: the agreement tells every rank
+  bool large_input = false;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
         detail::BySource by_source = detail::BySource::when_large;
@@ -171,6 +181,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
         }
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
+        large_input = extent.edges >= kEdgesToWaitPolitely;
         clock.mark("validate");
         inbox.prepare();
         outbox.emplace(rank, options.weighted, input, extent, inbox, by_source);
@@ -186,6 +197,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
   if (outbox && outbox->went_by_source()) agreement.note_by_source();
+  if (large_input) agreement.note_large_input();
   exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
   outbox.reset();
   clock.mark("exchange");
@@ -198,6 +210,12 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   NativeReservation mirror = inbox.take_mirror();
   DistGraphTopology lists = std::move(inbox).lists();
   clock.mark("lists");
+  if (agreement.any_large_input()) {
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
+    wait_politely(barrier);
+    clock.mark("wait");
+  }
   clock.print(rank);
   return {std::move(lists), std::move(mirror)};
 }

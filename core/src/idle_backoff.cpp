@@ -1,0 +1,31 @@
+#include "distopo/core/idle_backoff.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "distopo/core/error.hpp"
+
+namespace distopo {
+
+void IdleBackoff::idle() {
+  const auto now = std::chrono::steady_clock::now();
+  if (!waiting_) {
+    waiting_ = true;
+    since_ = now;
+    return;
+  }
+  const auto waited = now - since_;
+  if (waited < kSpinFor) return;
+  std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(waited / kWaitedPerNap, kLongestNap));
+}
+
+void wait_politely(MPI_Request& request) {
+  IdleBackoff backoff;
+  for (int done = 0;;) {
+    check_mpi(PMPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done != 0) return;
+    backoff.idle();
+  }
+}
+
+}  // namespace distopo
