@@ -15,12 +15,12 @@ void IdleBackoff::idle() {
     return;
   }
   const auto waited = now - since_;
-  if (waited < kSpinFor) return;
-  std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(waited / kWaitedPerNap, kLongestNap));
+  if (waited < poll_for_) return;
+  std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(waited / kWaitedPerNap, longest_nap_));
 }
 
 void wait_politely(MPI_Request& request) {
-  IdleBackoff backoff;
+  IdleBackoff backoff(std::chrono::microseconds(250), std::chrono::microseconds(500));
   for (int done = 0;;) {
     check_mpi(PMPI_Test(&request, &done, MPI_STATUS_IGNORE), "MPI_Test");
     if (done != 0) return;

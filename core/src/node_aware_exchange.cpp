@@ -40,7 +40,6 @@
 #include "distopo/core/comm.hpp"
 #include "distopo/core/element_type.hpp"
 #include "distopo/core/error.hpp"
-#include "distopo/core/idle_backoff.hpp"
 #include "distopo/core/sparse_exchange.hpp"
 #include "dropped_message.hpp"
 #include "max_reduction.hpp"
@@ -547,11 +546,7 @@ class NodeAwareExchange {
     int arrived = 0;
     MPI_Status status;
     check_mpi(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, relay_comm_, &arrived, &status), "MPI_Iprobe");
-    if (!arrived) {
-      backoff_.idle();
-      return;
-    }
-    backoff_.progress();
+    if (!arrived) return;
     switch (status.MPI_TAG) {
       case kBundleTag:
         on_bundle(status);
@@ -613,7 +608,6 @@ class NodeAwareExchange {
   bool gateway_done_ = false;
   std::vector<Verdict> gateway_verdicts_;
   std::deque<Relay> relays_;
-  IdleBackoff backoff_;
 };
 
 }  // namespace

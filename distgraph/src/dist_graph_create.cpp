@@ -72,7 +72,7 @@ detail::BySource by_source_setting(MPI_Info info) {
 // take milliseconds (a hub's sort, at 10^5 edges per rank 2-4 ms): the ranks
 // then meet in a barrier of their own, waiting politely (idle_backoff.hpp),
 // before MPICH's copy, whose collective would poll and take the core of a
-// rank still writing. Below, the barrier's round would cost more than it saves.
+// rank still writing. Below, the barrier would cost more than it saves.
 constexpr std::int64_t kEdgesToWaitPolitely = std::int64_t{1} << 16;
 
 // The channel of each round: the user communicator's private channels (which
@@ -206,13 +206,15 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
     clock.mark("by_source");
   }
 
-  // The lists, where the received ends are.
+  // The lists, where the received ends are. After a large input, the
+  // barrier's rounds run while the lists are written, and a rank done early
+  // waits in it politely.
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  if (agreement.any_large_input()) check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
   NativeReservation mirror = inbox.take_mirror();
   DistGraphTopology lists = std::move(inbox).lists();
   clock.mark("lists");
-  if (agreement.any_large_input()) {
-    MPI_Request barrier = MPI_REQUEST_NULL;
-    check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
+  if (barrier != MPI_REQUEST_NULL) {
     wait_politely(barrier);
     clock.mark("wait");
   }

@@ -1,8 +1,9 @@
 // Ranks that wait long for a late rank sleep instead of polling: in the
 // sparse exchange's loop and in wait_politely. A poller that has a core uses
 // about all of it; one that shares it with others still gets its fair share
-// (half of a core shared by two), so a tenth is far above a sleeper's use
-// (its naps are a sixteenth of the time waited) and far below a poller's.
+// (half of a core shared by two: measured 0.51 with 4 ranks on 2 cores), so
+// a fifth is far above a sleeper's use (a wake-up of a few microseconds per
+// nap of a 32nd of the time waited: about 0.05) and below a poller's.
 #include "distopo/core/idle_backoff.hpp"
 
 #include <gtest/gtest.h>
@@ -22,7 +23,7 @@ using distopo::testing::world_rank;
 using distopo::testing::world_size;
 
 constexpr auto kLate = std::chrono::milliseconds(400);
-constexpr double kMostCpuShare = 0.1;
+constexpr double kMostCpuShare = 0.2;
 
 double process_cpu_seconds() {
   timespec now{};
@@ -45,8 +46,8 @@ void expect_waiting_ranks_sleep(const Wait& wait) {
   const double used = process_cpu_seconds() - cpu;
   if (world_rank() != last) {
     EXPECT_GE(waited, 0.5 * std::chrono::duration<double>(kLate).count());
-    EXPECT_LE(used, kMostCpuShare * waited) << "rank " << world_rank() << " used " << used << " s of CPU in "
-                                            << waited << " s of waiting";
+    EXPECT_LE(used, kMostCpuShare * waited)
+        << "rank " << world_rank() << " used " << used << " s of CPU in " << waited << " s of waiting";
   }
 }
 
