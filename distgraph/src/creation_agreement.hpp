@@ -2,7 +2,7 @@
 // The flags every rank contributes to a constructor's single agreement step:
 // its own input error, what must be equal on all ranks (weighted, reorder,
 // and the info keys the constructor reads), and whether dist_graph_create
-// takes a second round or has a large input. Reduced with MPI_MAX, each slot
+// takes a second round or sends to a hub. Reduced with MPI_MAX, each slot
 // holds size - r for the lowest rank r where the condition holds, 0 where it
 // holds nowhere (the last two: 1 where it holds on any rank).
 #include <array>
@@ -36,11 +36,12 @@ class CreationAgreement {
   void note_by_source() { values_[kBySource] = 1; }
   [[nodiscard]] bool any_by_source() const { return values_[kBySource] != 0; }
 
-  // This rank gives a large input: the lists of some rank may take long to
-  // write, and the ranks wait for each other politely before MPICH's copy of
-  // the topology, whose collective would poll (dist_graph_create.cpp).
-  void note_large_input() { values_[kLargeInput] = 1; }
-  [[nodiscard]] bool any_large_input() const { return values_[kLargeInput] != 0; }
+  // This rank sends one peer far more than the others: that peer may take
+  // long to write its lists, and the ranks wait for each other politely
+  // before MPICH's copy of the topology, whose collective would poll
+  // (dist_graph_create.cpp).
+  void note_hub() { values_[kHub] = 1; }
+  [[nodiscard]] bool any_hub() const { return values_[kHub] != 0; }
 
   // The flags, for a reduction done elsewhere (MPI_MAX, e.g. an exchange's
   // agreement step).
@@ -65,7 +66,7 @@ class CreationAgreement {
     kNativeWeights,
     kNoNativeWeights,
     kBySource,
-    kLargeInput,
+    kHub,
     kSlots
   };
   [[nodiscard]] int first_rank(Slot slot) const { return size_ - values_[slot]; }

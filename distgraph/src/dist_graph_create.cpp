@@ -14,9 +14,11 @@
 // has every source sort its list once and send each destination its in-ends
 // as a run in order, as a rank that gives its own out-edges does. Every end
 // is then sorted once, by its source, instead of once at each end's owner.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "creation_agreement.hpp"
@@ -68,12 +70,25 @@ detail::BySource by_source_setting(MPI_Info info) {
                                " is not one of auto, true, false");
 }
 
-// From this many edges in one rank's input, writing some rank's lists can
-// take milliseconds (a hub's sort, at 10^5 edges per rank 2-4 ms): the ranks
-// then meet in a barrier of their own, waiting politely (idle_backoff.hpp),
-// before MPICH's copy, whose collective would poll and take the core of a
-// rank still writing. Below, the barrier would cost more than it saves.
-constexpr std::int64_t kEdgesToWaitPolitely = std::int64_t{1} << 16;
+// Whether this rank sends one peer far more than each of the others (at
+// least twice their average, and at least 2^16 ints): that peer, a hub, may
+// take milliseconds longer than the others to write its lists (at 10^5 edges
+// per rank 2-4 ms). If any rank does, the ranks then meet in a barrier of
+// their own, waiting politely (idle_backoff.hpp), before MPICH's copy, whose
+// collective would poll and take the core of the hub still writing. Where no
+// peer stands out the barrier is one more round for nothing (a create giving
+// every edge from one rank, at 10^5 edges per rank: 1.26x the time).
+bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
+  constexpr std::size_t kLeast = std::size_t{1} << 16;
+  if (messages.size() < 2) return false;
+  std::size_t total = 0;
+  std::size_t largest = 0;
+  for (const OutgoingMessage<int>& message : messages) {
+    total += message.payload.size();
+    largest = std::max(largest, message.payload.size());
+  }
+  return largest >= kLeast && largest * (messages.size() - 1) >= 2 * (total - largest);
+}
 
 // The channel of each round: the user communicator's private channels (which
 // alternate between consecutive exchanges), or one the caller gives.
@@ -169,7 +184,6 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
                           options.weighted && native_copy == detail::NativeCopy::kNeighborsAndWeights);
   std::optional<detail::EdgeOutbox> outbox;
   ExchangeRoute route;  // direct where the settings are unknown: the agreement tells every rank
-  bool large_input = false;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send", [&]() -> std::optional<LocalError> {
         detail::BySource by_source = detail::BySource::when_large;
@@ -181,7 +195,6 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
         }
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;
-        large_input = extent.edges >= kEdgesToWaitPolitely;
         clock.mark("validate");
         inbox.prepare();
         outbox.emplace(rank, options.weighted, input, extent, inbox, by_source);
@@ -197,7 +210,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
   if (outbox && outbox->went_by_source()) agreement.note_by_source();
-  if (large_input) agreement.note_large_input();
+  if (outbox && sends_to_a_hub(outbox->messages())) agreement.note_hub();
   exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
   outbox.reset();
   clock.mark("exchange");
@@ -206,11 +219,11 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
     clock.mark("by_source");
   }
 
-  // The lists, where the received ends are. After a large input, the
+  // The lists, where the received ends are. Where a rank may be a hub, the
   // barrier's rounds run while the lists are written, and a rank done early
   // waits in it politely.
   MPI_Request barrier = MPI_REQUEST_NULL;
-  if (agreement.any_large_input()) check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
+  if (agreement.any_hub()) check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
   NativeReservation mirror = inbox.take_mirror();
   DistGraphTopology lists = std::move(inbox).lists();
   clock.mark("lists");
