@@ -7,6 +7,10 @@
 
 namespace distopo {
 
+#ifdef DISTOPO_SMPI_BUILD
+// SimGrid's ranks each have a simulated core: a real nap would only slow the run.
+void IdleBackoff::idle() {}
+#else
 void IdleBackoff::idle() {
   const auto now = std::chrono::steady_clock::now();
   if (!waiting_) {
@@ -18,6 +22,7 @@ void IdleBackoff::idle() {
   if (waited < poll_for_) return;
   std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(waited / kWaitedPerNap, longest_nap_));
 }
+#endif
 
 void wait_politely(MPI_Request& request) {
   IdleBackoff backoff(std::chrono::microseconds(250), std::chrono::microseconds(500));
