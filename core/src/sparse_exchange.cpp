@@ -62,11 +62,9 @@ std::size_t first_to_post(const std::vector<RawMessage>& outgoing, int self) {
 }
 
 // How long the loop polls before its naps, and its longest nap
-// (idle_backoff.hpp): a wait of a few milliseconds is an exchange of 10^5
-// edges per rank on shared cores, and every nap may delay a message still on
-// its way (polling for 1 ms first, a create giving every edge from one rank
-// took 3.2 instead of 2.6 ms at 10^5 edges per rank; with naps up to 0.5 ms,
-// balanced creates of 10^6 edges per rank on 8 ranks took 5-11 % longer).
+// (idle_backoff.hpp): an exchange of 10^5 edges per rank on shared cores
+// waits a few milliseconds, and every nap may delay a message still on its
+// way (docs/design/sparse-exchange.md, "Waiting ranks sleep").
 constexpr std::chrono::microseconds kPollBeforeNaps{4000};
 constexpr std::chrono::microseconds kLongestNap{100};
 

@@ -76,8 +76,8 @@ detail::BySource by_source_setting(MPI_Info info) {
 // per rank 2-4 ms). If any rank does, the ranks then meet in a barrier of
 // their own, waiting politely (idle_backoff.hpp), before MPICH's copy, whose
 // collective would poll and take the core of the hub still writing. Where no
-// peer stands out the barrier is one more round for nothing (a create giving
-// every edge from one rank, at 10^5 edges per rank: 1.26x the time).
+// peer stands out the barrier is one more round for nothing
+// (docs/design/sparse-exchange.md, "Waiting ranks sleep").
 bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
   constexpr std::size_t kLeast = std::size_t{1} << 16;
   if (messages.size() < 2) return false;
