@@ -255,6 +255,25 @@ TEST(DistGraphCreate, LargeScatteredInputMatchesMpich) {
   expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "large scattered input");
 }
 
+// A hub: nine in ten edges of every rank end at rank 0, so every rank sends
+// it far more than anyone else (over 2^16 ints): the ranks then meet in a
+// barrier of their own before MPICH's copy (dist_graph_create.cpp), the
+// others waiting in it while rank 0 writes its lists.
+TEST(DistGraphCreate, HubGraphMatchesMpich) {
+  const int size = world_size();
+  const int rank = world_rank();
+  std::mt19937 random(static_cast<unsigned>(57 + rank));
+  std::uniform_int_distribution<int> any_rank(0, size - 1);
+  std::vector<int> sources, degrees, destinations, weights;
+  for (int j = 0; j < 80000; ++j) {
+    sources.push_back(any_rank(random));
+    degrees.push_back(1);
+    destinations.push_back(j % 10 == 0 ? any_rank(random) : 0);
+    weights.push_back(static_cast<int>((static_cast<unsigned>(rank * 80000 + j) * 2654435761U) & 0x3fffffffU));
+  }
+  expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "hub graph");
+}
+
 // Thousands of ends per rank take the sort's counting path (few distinct
 // (direction, rank, weight) values); weights up to INT_MAX take its radix
 // passes, two to four of them depending on the ranks.
