@@ -157,6 +157,10 @@ void expect_graph_same_as_mpich(const std::vector<int>& sources, const std::vect
   MPI_Comm_free(&reference);
 }
 
+// A weight of its own for each index: index * odd mod 2^30 is one-to-one,
+// so distinct indices give distinct weights, in no particular order.
+int distinct_weight(unsigned index) { return static_cast<int>((index * 2654435761U) & 0x3fffffffU); }
+
 // Random edges named by arbitrary ranks.
 void expect_same_as_mpich(int seed, int edges_per_rank, bool weighted, int max_weight = 5,
                           MPI_Info info = MPI_INFO_NULL) {
@@ -250,7 +254,7 @@ TEST(DistGraphCreate, LargeScatteredInputMatchesMpich) {
     }
     ++degrees.back();
     destinations.push_back(any_rank(random));
-    weights.push_back(static_cast<int>((static_cast<unsigned>(rank * 20000 + j) * 2654435761U) & 0x3fffffffU));
+    weights.push_back(distinct_weight(static_cast<unsigned>(rank * 20000 + j)));
   }
   expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "large scattered input");
 }
@@ -269,7 +273,7 @@ TEST(DistGraphCreate, HubGraphMatchesMpich) {
     sources.push_back(any_rank(random));
     degrees.push_back(1);
     destinations.push_back(j % 10 == 0 ? any_rank(random) : 0);
-    weights.push_back(static_cast<int>((static_cast<unsigned>(rank * 80000 + j) * 2654435761U) & 0x3fffffffU));
+    weights.push_back(distinct_weight(static_cast<unsigned>(rank * 80000 + j)));
   }
   expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "hub graph");
 }
@@ -298,7 +302,7 @@ TEST(DistGraphCreate, DistinctWeightsMatchMpich) {
   for (int j = 0; j < edges + 500; ++j) {
     destinations.push_back(any_rank(random));
     const auto index = static_cast<unsigned>(rank * 10000 + j);
-    weights.push_back(rank % 2 == 0 ? static_cast<int>(index) : static_cast<int>((index * 2654435761U) & 0x3fffffffU));
+    weights.push_back(rank % 2 == 0 ? static_cast<int>(index) : distinct_weight(index));
   }
   expect_graph_same_as_mpich(sources, degrees, destinations, weights, true, "distinct weights");
 }
