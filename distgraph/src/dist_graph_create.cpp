@@ -72,12 +72,12 @@ detail::BySource by_source_setting(MPI_Info info) {
 
 // Whether this rank sends one peer far more than each of the others (at
 // least twice their average, and at least 2^16 ints): that peer, a hub, may
-// take milliseconds longer than the others to write its lists (at 10^5 edges
-// per rank 2-4 ms). If any rank does, the ranks then meet in a barrier of
-// their own, waiting politely (idle_backoff.hpp), before MPICH's copy, whose
-// collective would poll and take the core of the hub still writing. Where no
-// peer stands out the barrier is one more round for nothing
-// (docs/design/sparse-exchange.md, "Waiting ranks sleep").
+// take milliseconds longer than the others to write its lists. If any rank
+// does, the ranks then meet in a barrier of their own, waiting politely
+// (idle_backoff.hpp), before MPICH's copy, whose collective would poll and
+// take the core of the hub still writing. Where no peer stands out the
+// barrier is one more round for nothing (docs/design/sparse-exchange.md,
+// "Waiting ranks sleep").
 bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
   constexpr std::size_t kLeast = std::size_t{1} << 16;
   if (messages.size() < 2) return false;
