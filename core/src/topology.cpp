@@ -7,6 +7,7 @@
 
 #include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/huge_pages.hpp"
 #include "distopo/core/runtime.hpp"
 
 namespace distopo {
@@ -130,6 +131,7 @@ void DistGraphBuffer::allocate(std::size_t ints) {
   if (ints > std::numeric_limits<std::size_t>::max() / sizeof(int)) throw std::bad_array_new_length();
   void* block = std::malloc(ints * sizeof(int));
   if (block == nullptr) throw std::bad_alloc();
+  advise_huge_pages(block, ints * sizeof(int));
   storage_->adopt(block);
   capacity_ = ints;
 }

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "distopo/core/huge_pages.hpp"
 #include "distopo/distgraph/edge_key.hpp"
 
 namespace distopo::detail {
@@ -27,8 +28,10 @@ struct MallocAllocator {
 
   T* allocate(std::size_t n) {
     if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) throw std::bad_array_new_length();
-    if (void* memory = std::malloc(n * sizeof(T))) return static_cast<T*>(memory);
-    throw std::bad_alloc();
+    void* memory = std::malloc(n * sizeof(T));
+    if (memory == nullptr) throw std::bad_alloc();
+    advise_huge_pages(memory, n * sizeof(T));
+    return static_cast<T*>(memory);
   }
   void deallocate(T* memory, std::size_t) noexcept { std::free(memory); }
   friend bool operator==(const MallocAllocator&, const MallocAllocator&) = default;
@@ -76,6 +79,7 @@ class GrowingBuffer {
     }
     void* grown = std::realloc(items_, capacity * sizeof(T));
     if (grown == nullptr) throw std::bad_alloc();
+    advise_huge_pages(grown, capacity * sizeof(T));
     items_ = static_cast<T*>(grown);
     capacity_ = capacity;
   }
