@@ -219,15 +219,16 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
     clock.mark("by_source");
   }
 
-  // The lists, where the received ends are. Where a rank may be a hub, the
-  // barrier's rounds run while the lists are written, and a rank done early
-  // waits in it politely.
-  MPI_Request barrier = MPI_REQUEST_NULL;
-  if (agreement.any_hub()) check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
+  // The lists, where the received ends are. Where a rank may be a hub, a rank
+  // done early waits politely in a barrier entered after the lists: entered
+  // before them, it would let go of any rank whose rounds need no message the
+  // hub sends only once it polls again.
   NativeReservation mirror = inbox.take_mirror();
   DistGraphTopology lists = std::move(inbox).lists();
   clock.mark("lists");
-  if (barrier != MPI_REQUEST_NULL) {
+  if (agreement.any_hub()) {
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    check_mpi(MPI_Ibarrier(channel, &barrier), "MPI_Ibarrier");
     wait_politely(barrier);
     clock.mark("wait");
   }
