@@ -192,7 +192,7 @@ class RelayExchange {
   void take_posted(std::size_t i, int code, const MPI_Status& status) noexcept;
   void step_preposted() noexcept;
   // One blocking turn of finish() for a pre-posted run: waits for a receive
-  // of any exchange in progress (MPI_Waitsome), false if one of them polls.
+  // of any exchange in progress (MPI_Waitany), false if one of them polls.
   bool wait_turn(bool* done) noexcept;
   void unregister() noexcept;
   // Steps every exchange in progress but `except`.

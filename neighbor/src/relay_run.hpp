@@ -100,7 +100,7 @@ struct RelayExchange::Run {
   std::vector<MPI_Request> to_destination_requests;
   // Pre-posted receives (a persistent collective, after learn_sizes): every
   // run posts all its receives at begin, of the sizes learned at init, and
-  // completes them by MPI_Testsome or MPI_Waitsome instead of probing.
+  // completes them by MPI_Testsome or MPI_Waitany instead of probing.
   bool preposted = false;
   std::vector<std::size_t> participant_bytes;  // [participant]: its message's size
   struct Slot {
