@@ -188,6 +188,8 @@ class RelayExchange {
   // or none (the failure is kept); and the pair's message taken.
   std::size_t pair_of(const std::vector<unsigned char>& message, int from) noexcept;
   void take_pair(std::size_t p, std::vector<unsigned char>& message, int from) noexcept;
+  // As a receive relay that is also the destination: its message to itself.
+  void hand_over(std::vector<unsigned char>& message) noexcept;
   // Pre-posted runs: posted receive `i` completed with `code`.
   void take_posted(std::size_t i, int code, const MPI_Status& status) noexcept;
   void step_preposted() noexcept;
@@ -205,6 +207,7 @@ class RelayExchange {
   MPI_Comm channel_;
   Origin origin_;
   bool drop_;
+  int process_;  // the process (the simulated rank, under SMPI) it belongs to
   std::unique_ptr<Run> run_;
   int error_ = MPI_SUCCESS;
   bool error_receive_ = false;

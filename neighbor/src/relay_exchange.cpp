@@ -75,10 +75,29 @@ using relay::Word;
 std::mutex registry_mutex;
 std::vector<RelayExchange*> running;
 
+// Whose exchanges a poll steps: the process's. SMPI runs every simulated rank
+// in one process, so there the registry holds every rank's exchanges and
+// each rank steps its own (stepping another rank's made MPI calls as the
+// wrong rank).
+#ifdef DISTOPO_SMPI_BUILD
+int process_id() noexcept {
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+#else
+constexpr int process_id() noexcept { return 0; }
+#endif
+
 }  // namespace
 
 RelayExchange::RelayExchange(std::shared_ptr<const Plan> plan, MPI_Comm channel, Origin origin, bool drop)
-    : plan_(std::move(plan)), channel_(channel), origin_(origin), drop_(drop), run_(std::make_unique<Run>()) {
+    : plan_(std::move(plan)),
+      channel_(channel),
+      origin_(origin),
+      drop_(drop),
+      process_(process_id()),
+      run_(std::make_unique<Run>()) {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
   run.position.resize(r.receive_pairs.size());
@@ -263,6 +282,7 @@ void RelayExchange::begin(Tags tags) noexcept {
       }
     }
     run.from_relays[j].resize(bytes);
+    if (message.relay == origin_.rank) continue;  // this rank's own relaying hands it over (take_pair)
     const int rc = mpi::irecv(run.from_relays[j].data(), static_cast<MPI_Count>(bytes), MPI_PACKED, message.relay,
                               tags.scatter, channel_, &run.from_relay_requests[j]);
     if (rc != MPI_SUCCESS) fail(rc, true, message.relay);
@@ -299,6 +319,7 @@ void RelayExchange::begin(Tags tags) noexcept {
     run.posted_indices.resize(run.posted.size());
     run.posted_statuses.resize(run.posted.size());
     for (std::size_t q = 0; q < r.participants.size(); ++q) {
+      if (r.participants[q].rank == origin_.rank) continue;  // its own blocks come below
       run.participant_data[q].resize(run.participant_bytes[q]);
       const int rc = mpi::irecv(run.participant_data[q].data(), static_cast<MPI_Count>(run.participant_bytes[q]),
                                 MPI_PACKED, r.participants[q].rank, tags.gather, channel_, &run.posted[q]);
@@ -314,8 +335,9 @@ void RelayExchange::begin(Tags tags) noexcept {
     for (std::size_t j = 0; j < r.from_receive_relays.size(); ++j) {
       run.posted[first + j] = run.from_relay_requests[j];
       run.from_relay_requests[j] = MPI_REQUEST_NULL;
-      if (run.posted[first + j] == MPI_REQUEST_NULL)
+      if (run.posted[first + j] == MPI_REQUEST_NULL && r.from_receive_relays[j].relay != origin_.rank) {
         take_posted(first + j, MPI_ERR_OTHER, MPI_Status{});  // failed above
+      }
     }
   }
   // Then this rank's blocks, one message to each send relay.
@@ -358,6 +380,16 @@ void RelayExchange::begin(Tags tags) noexcept {
       }
       put(buffer, 2 * n, blocks);
       put(buffer, 2 * n + 1, static_cast<Word>(position - start));
+    }
+    if (message.relay == origin_.rank) {
+      // This rank relays these groups itself: no message to itself.
+      const auto q =
+          static_cast<std::size_t>(std::lower_bound(r.participants.begin(), r.participants.end(), origin_.rank,
+                                                    [](const Routes::Member& m, int rank) { return m.rank < rank; }) -
+                                   r.participants.begin());
+      run.participant_data[q].swap(buffer);
+      take_participant(q, MPI_SUCCESS);
+      continue;
     }
     const int rc = mpi::isend(buffer.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, message.relay, tags.gather,
                               channel_, &run.to_relay_requests[i]);
@@ -474,6 +506,7 @@ void RelayExchange::step_destination() noexcept {
     for (std::size_t j = 0; j < r.from_receive_relays.size(); ++j) {
       if (run.from_relay_done[j]) continue;
       const int relay = r.from_receive_relays[j].relay;
+      if (relay == origin_.rank) continue;  // handed over by take_pair
       int from = 0, rc = MPI_SUCCESS;
       if (relay::receive_next(channel_, relay, run.tags.scatter, run.from_relays[j], &from, &rc)) {
         take_from_receive_relay(j);
@@ -576,8 +609,9 @@ void RelayExchange::step_running(RelayExchange* except) noexcept {
   // own mutexes are only tried (a thread stepping its own exchange takes
   // the registry after its mutex).
   const std::lock_guard registry(registry_mutex);
+  const int me = process_id();
   for (RelayExchange* other : running) {
-    if (other == except) continue;
+    if (other == except || other->process_ != me) continue;
     std::unique_lock lock(other->run_->mutex, std::try_to_lock);
     if (lock.owns_lock() && !other->complete()) (void)other->step();
   }
@@ -619,8 +653,9 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
   std::vector<std::pair<RelayExchange*, std::size_t>> owner;
   {
     const std::lock_guard registry(registry_mutex);
+    const int me = process_id();
     for (RelayExchange* e : running) {
-      if (e->complete()) continue;
+      if (e->process_ != me || e->complete()) continue;
       if (!e->run_->preposted) return false;
       for (std::size_t i = 0; i < e->run_->posted.size(); ++i) {
         if (e->run_->posted[i] == MPI_REQUEST_NULL) continue;
@@ -666,7 +701,7 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
 }
 
 void RelayExchange::finish() noexcept {
-  if (run_->preposted && one_thread_in_mpi()) {
+  if (run_->preposted && one_thread_in_mpi() && !getenv("DBG_POLL")) {
     bool done = complete();
     while (!done) {
       if (!wait_turn(&done)) done = poll();

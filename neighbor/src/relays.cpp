@@ -220,10 +220,38 @@ void RelayExchange::take_pair(std::size_t p, std::vector<unsigned char>& message
       at += static_cast<std::size_t>(pieces[i].bytes);
     }
     const int b = r.destinations[d].rank;
+    if (b == origin_.rank) {
+      hand_over(out);
+      continue;
+    }
     const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, b, run.tags.scatter, channel_,
                                   &run.to_destination_requests[d]);
     if (posted != MPI_SUCCESS) fail(posted, false, b);
   }
+}
+
+// This rank is its own receive relay: what it would send itself is taken as
+// if received (truncated, as MPI would, when its slots hold less).
+void RelayExchange::hand_over(std::vector<unsigned char>& message) noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  const auto it = std::lower_bound(r.from_receive_relays.begin(), r.from_receive_relays.end(), origin_.rank,
+                                   [](const Routes::RelayMessage& m, int rank) { return m.relay < rank; });
+  if (it == r.from_receive_relays.end() || it->relay != origin_.rank) {
+    fail(MPI_ERR_OTHER, true, origin_.rank);
+    return;
+  }
+  const auto j = static_cast<std::size_t>(it - r.from_receive_relays.begin());
+  if (run.from_relay_done[j]) return;
+  auto& into = run.from_relays[j];
+  if (!drop_ && message.size() > into.size()) {
+    fail(MPI_ERR_TRUNCATE, true, origin_.rank);
+    run.from_relay_done[j] = 1;
+    --run.from_relays_left;
+    return;
+  }
+  into.assign(message.begin(), message.end());
+  take_from_receive_relay(j);
 }
 
 }  // namespace distopo::detail
