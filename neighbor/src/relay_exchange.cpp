@@ -667,9 +667,8 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
   Run& run = *run_;
   if (!all.empty() && run.participants_left + run.in_pairs_left + run.from_relays_left > 0) {
     // MPI_Waitany, not MPI_Waitsome: SMPI 3.32's MPI_Waitsome tests every
-    // other request after the first completion (a charged MPI_Test each), and
-    // a simulation with it aborted ("wrong refcount"). What else completed
-    // meanwhile the next turn takes at once.
+    // other request after the first completion (a charged MPI_Test each).
+    // What else completed meanwhile the next turn takes at once.
     int index = MPI_UNDEFINED;
     MPI_Status status;
     const int rc = PMPI_Waitany(static_cast<int>(all.size()), all.data(), &index, &status);
