@@ -94,6 +94,9 @@ class PostedRequests {
 
   // MPI_Startall of the persistent requests (its failure is MPICH's to raise).
   int start() noexcept;
+  // The same in two parts: the receives, then the sends.
+  int start_receives() noexcept;
+  int start_sends() noexcept;
   // Tests the requests still in flight, in order: true once none is.
   bool poll() noexcept;
   // Waits until none is in flight.
