@@ -188,8 +188,21 @@ void post_immediate(const NeighborState& state, const Tags& tags, const Blocks& 
   throw into.error();
 }
 
+// A persistent collective with the aggregated algorithm: its relays learn
+// at init the sizes of what they will receive (RelayExchange::learn_sizes),
+// with tags of their own. `exchange` is null on a rank whose arguments are
+// bad (it takes part all the same, so that the others' inits return).
+void learn_relay_sizes(const NeighborState& state, const Tags& init, const Origin& origin, Exchange* exchange) {
+  if (exchange != nullptr && exchange->relayed) {
+    exchange->relayed->learn_sizes(init);
+    return;
+  }
+  RelayExchange dropping(state.plan, state.channel.get(), origin, true);
+  dropping.learn_sizes(init);
+}
+
 template <class Blocks>
-void complete(NeighborState& state, const Tags& tags, const Blocks& blocks, const Origin& origin,
+void complete(NeighborState& state, const Tags& tags, const Tags& init_tags, const Blocks& blocks, const Origin& origin,
               const Completion& completion) {
   switch (completion.form) {
     case Form::blocking:
@@ -206,8 +219,12 @@ void complete(NeighborState& state, const Tags& tags, const Blocks& blocks, cons
     case Form::persistent: {
       auto request = std::make_unique<PersistentRequest::State>();
       // Nothing was sent yet: a failed init frees what it posted and throws.
-      if (!post(state.plan, state.channel.get(), tags, blocks, Posting::persistent, origin, request->exchange)) {
-        throw request->exchange.error();
+      const bool posted =
+          post(state.plan, state.channel.get(), tags, blocks, Posting::persistent, origin, request->exchange);
+      if (state.plan->aggregated()) learn_relay_sizes(state, init_tags, origin, &request->exchange);
+      if (!posted) throw request->exchange.error();
+      if (request->exchange.relayed && request->exchange.relayed->result() != MPI_SUCCESS) {
+        throw request->exchange.relayed->error();
       }
       *completion.persistent = PersistentRequest(std::move(request));
       return;
@@ -220,6 +237,8 @@ void execute(MPI_Comm comm, const Args& args, const std::optional<TypedBounds>& 
   const char* caller = Args::kName;
   NeighborState& state = state_of(comm, caller);
   const Tags tags = next_tags(state);
+  const bool learns_sizes = completion.form == Form::persistent && state.plan->aggregated();
+  const Tags init_tags = learns_sizes ? next_tags(state) : Tags{};
   const NeighborSequence& sequence = state.plan->sequence;
   Check error = typed ? typed->error : std::nullopt;
   if (!error && completion.form == Form::nonblocking) error = check_request(completion.request, caller, state.rank);
@@ -227,8 +246,9 @@ void execute(MPI_Comm comm, const Args& args, const std::optional<TypedBounds>& 
   if (!error) {
     const auto blocks = blocks_of(args);
     error = check_blocks(sequence, blocks, typed ? &*typed : nullptr, caller, state.rank);
-    if (!error) return complete(state, tags, blocks, Origin{comm, caller, state.rank}, completion);
+    if (!error) return complete(state, tags, init_tags, blocks, Origin{comm, caller, state.rank}, completion);
   }
+  if (learns_sizes) learn_relay_sizes(state, init_tags, Origin{comm, caller, state.rank}, nullptr);
   if (completion.form == Form::persistent) throw Error(error->error_class, error->message);
   drain_rest(state.plan, state.channel.get(), tags, Origin{comm, caller, state.rank}, nullptr);
   throw Error(error->error_class, error->message);

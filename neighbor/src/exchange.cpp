@@ -42,6 +42,22 @@ void PostedRequests::posted() noexcept {
   if (how_ == Posting::immediate) state_ = posted_ == 0 ? State::complete : State::in_flight;
 }
 
+int PostedRequests::start_receives() noexcept {
+  const std::size_t receives = std::min(receives_, posted_);
+  const int rc = receives == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(receives), requests_.data());
+  if (rc != MPI_SUCCESS) return rc;
+  next_ = 0;
+  error_ = MPI_SUCCESS;
+  state_ = posted_ == 0 ? State::complete : State::in_flight;
+  return rc;
+}
+
+int PostedRequests::start_sends() noexcept {
+  const std::size_t receives = std::min(receives_, posted_);
+  return posted_ == receives ? MPI_SUCCESS
+                             : PMPI_Startall(static_cast<int>(posted_ - receives), requests_.data() + receives);
+}
+
 int PostedRequests::start() noexcept {
   // SMPI rejects MPI_Startall of no request (a null array).
   const int rc = posted_ == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(posted_), requests_.data());
@@ -155,9 +171,13 @@ int message_type(const std::vector<Block>& blocks, MPI_Datatype* type) {
 // --- Exchange: the direct requests and the relayed part together ----------
 
 int Exchange::start() noexcept {
-  const int rc = direct.start();
-  if (rc == MPI_SUCCESS && relayed) relayed->begin(tags);
-  return rc;
+  if (!relayed) return direct.start();
+  // The relayed blocks take two hops more than the direct ones: their
+  // messages leave first, between the direct receives and the direct sends.
+  const int rc = direct.start_receives();
+  if (rc != MPI_SUCCESS) return rc;
+  relayed->begin(tags);
+  return direct.start_sends();
 }
 
 bool Exchange::poll() noexcept {

@@ -94,6 +94,9 @@ class PostedRequests {
 
   // MPI_Startall of the persistent requests (its failure is MPICH's to raise).
   int start() noexcept;
+  // The same in two parts: the receives, then the sends.
+  int start_receives() noexcept;
+  int start_sends() noexcept;
   // Tests the requests still in flight, in order: true once none is.
   bool poll() noexcept;
   // Waits until none is in flight.
@@ -153,6 +156,13 @@ class RelayExchange {
   // (non-blocking and persistent forms): freed with it.
   std::vector<MPI_Datatype> owned_types;
 
+  // A persistent collective's init: learns the size of every message this
+  // rank will receive as a relay, from the relay partners' own sizes (one
+  // round with `init` tags, which no run uses), so that each run posts its
+  // receives up front (otherwise a relay probes for what comes). Collective
+  // over the relay partners: a rank whose arguments were bad takes part as a
+  // dropping exchange.
+  void learn_sizes(Tags init) noexcept;
   // Starts a run with the collective's tags.
   void begin(Tags tags) noexcept;
   // Progresses every relaying exchange of the process (a relay's work for
@@ -174,6 +184,24 @@ class RelayExchange {
   void step_destination() noexcept;
   // Unpacks the message of receive relay j, which has arrived.
   void take_from_receive_relay(std::size_t j) noexcept;
+  // As a send relay: participant `who`'s message has arrived (in the run's
+  // participant_data), or failed with `rc`.
+  void take_participant(std::size_t who, int rc) noexcept;
+  // As a receive relay: the receive pair `message` belongs to (its header),
+  // or none (the failure is kept); and the pair's message taken.
+  std::size_t pair_of(const std::vector<unsigned char>& message, int from) noexcept;
+  void take_pair(std::size_t p, std::vector<unsigned char>& message, int from) noexcept;
+  // As a receive relay that is also the destination: its message to itself.
+  void hand_over(std::vector<unsigned char>& message) noexcept;
+  // Pre-posted runs: posted receive `i` completed with `code`.
+  void take_posted(std::size_t i, int code, const MPI_Status& status) noexcept;
+  void step_preposted() noexcept;
+  // One blocking turn of finish() for a pre-posted run: waits for a receive
+  // of any exchange in progress (MPI_Waitany), false if one of them polls.
+  bool wait_turn(bool* done) noexcept;
+  void unregister() noexcept;
+  // Steps every exchange in progress but `except`.
+  static void step_running(RelayExchange* except) noexcept;
   // Tests the sends still in flight (once nothing is left to receive).
   void test_sends() noexcept;
   void fail(int code, bool receive, int peer) noexcept;
@@ -182,6 +210,7 @@ class RelayExchange {
   MPI_Comm channel_;
   Origin origin_;
   bool drop_;
+  int process_;  // the process (the simulated rank, under SMPI) it belongs to
   std::unique_ptr<Run> run_;
   int error_ = MPI_SUCCESS;
   bool error_receive_ = false;

@@ -98,6 +98,21 @@ struct RelayExchange::Run {
   std::vector<std::size_t> dest_left;
   std::vector<std::vector<unsigned char>> to_destinations;
   std::vector<MPI_Request> to_destination_requests;
+  // Pre-posted receives (a persistent collective, after learn_sizes): every
+  // run posts all its receives at begin, of the sizes learned at init, and
+  // completes them by MPI_Testsome or MPI_Waitany instead of probing.
+  bool preposted = false;
+  std::vector<std::size_t> participant_bytes;  // [participant]: its message's size
+  struct Slot {
+    int source = 0;         // a send relay
+    std::size_t bytes = 0;  // the largest message it sends this rank
+  };
+  std::vector<Slot> slots;  // one receive per receive pair, grouped by send relay
+  std::vector<std::vector<unsigned char>> slot_data;
+  // [participants | slots | receive relays], in the order posted.
+  std::vector<MPI_Request> posted;
+  std::vector<int> posted_indices;
+  std::vector<MPI_Status> posted_statuses;
 };
 
 }  // namespace distopo::detail

@@ -29,7 +29,6 @@ std::ptrdiff_t find_rank(const std::vector<Member>& members, int rank) {
 void RelayExchange::step_send_relay() noexcept {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
-  using Piece = Run::Piece;
   // As a send relay: take the participants' messages; a pair complete goes
   // on. One probe of any source finds what came; only when that is a later
   // run's message (a persistent collective reuses its tags) are the
@@ -68,63 +67,69 @@ void RelayExchange::step_send_relay() noexcept {
       if (rc != MPI_SUCCESS) fail(rc, true, from);
       break;  // polled again later
     }
-    run.participant_done[who] = 1;
-    --run.participants_left;
-    if (rc != MPI_SUCCESS) {
-      fail(rc, true, from);
-      scratch.clear();
-    }
-    auto& data = run.participant_data[who];
-    data.swap(scratch);
-    const auto& groups = r.participants[who].groups;
-    std::size_t offset = 2 * kWord * groups.size();
-    if (data.size() < offset) {
-      fail(MPI_ERR_TRUNCATE, true, from);
-      offset = data.size();
-    }
-    for (std::size_t n = 0; n < groups.size(); ++n) {
-      Piece piece;
-      if (2 * kWord * groups.size() <= data.size()) {
-        piece = {data.data() + offset, get(data.data(), 2 * n), get(data.data(), 2 * n + 1)};
-        if (offset + piece.bytes > data.size()) {
-          fail(MPI_ERR_TRUNCATE, true, from);
-          piece.bytes = 0;
-        }
-        offset += static_cast<std::size_t>(piece.bytes);
-      } else {
-        piece.blocks = kDropped;
+    run.participant_data[who].swap(scratch);
+    take_participant(who, rc);
+  }
+}
+
+void RelayExchange::take_participant(std::size_t who, int rc) noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  using Piece = Run::Piece;
+  const int from = r.participants[who].rank;
+  run.participant_done[who] = 1;
+  --run.participants_left;
+  auto& data = run.participant_data[who];
+  if (rc != MPI_SUCCESS) {
+    fail(rc, true, from);
+    data.clear();
+  }
+  const auto& groups = r.participants[who].groups;
+  std::size_t offset = 2 * kWord * groups.size();
+  if (data.size() < offset) {
+    fail(MPI_ERR_TRUNCATE, true, from);
+    offset = data.size();
+  }
+  for (std::size_t n = 0; n < groups.size(); ++n) {
+    Piece piece;
+    if (2 * kWord * groups.size() <= data.size()) {
+      piece = {data.data() + offset, get(data.data(), 2 * n), get(data.data(), 2 * n + 1)};
+      if (offset + piece.bytes > data.size()) {
+        fail(MPI_ERR_TRUNCATE, true, from);
+        piece.bytes = 0;
       }
-      const auto [p, g] = groups[n];
-      run.out_pieces[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = piece;
-      if (--run.out_pair_left[static_cast<std::size_t>(p)] > 0) continue;
-      // The pair is complete: one message to its receive relay.
-      const auto& pieces = run.out_pieces[static_cast<std::size_t>(p)];
-      std::size_t bytes = (2 + 2 * pieces.size()) * kWord;
-      for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
-      auto& out = run.out_pairs[static_cast<std::size_t>(p)];
-      out.resize(bytes);
-      put(out, 0, static_cast<Word>(r.node));
-      put(out, 1, static_cast<Word>(r.send_pairs[static_cast<std::size_t>(p)].lane));
-      std::size_t at = (2 + 2 * pieces.size()) * kWord;
-      for (std::size_t i = 0; i < pieces.size(); ++i) {
-        put(out, 2 + 2 * i, pieces[i].blocks);
-        put(out, 3 + 2 * i, pieces[i].bytes);
-        if (pieces[i].bytes > 0)
-          std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
-        at += static_cast<std::size_t>(pieces[i].bytes);
-      }
-      const int y = r.send_pairs[static_cast<std::size_t>(p)].partner;
-      const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, y, run.tags.relay, channel_,
-                                    &run.out_pair_requests[static_cast<std::size_t>(p)]);
-      if (posted != MPI_SUCCESS) fail(posted, false, y);
+      offset += static_cast<std::size_t>(piece.bytes);
+    } else {
+      piece.blocks = kDropped;
     }
+    const auto [p, g] = groups[n];
+    run.out_pieces[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = piece;
+    if (--run.out_pair_left[static_cast<std::size_t>(p)] > 0) continue;
+    // The pair is complete: one message to its receive relay.
+    const auto& pieces = run.out_pieces[static_cast<std::size_t>(p)];
+    std::size_t bytes = (2 + 2 * pieces.size()) * kWord;
+    for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
+    auto& out = run.out_pairs[static_cast<std::size_t>(p)];
+    out.resize(bytes);
+    put(out, 0, static_cast<Word>(r.node));
+    put(out, 1, static_cast<Word>(r.send_pairs[static_cast<std::size_t>(p)].lane));
+    std::size_t at = (2 + 2 * pieces.size()) * kWord;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      put(out, 2 + 2 * i, pieces[i].blocks);
+      put(out, 3 + 2 * i, pieces[i].bytes);
+      if (pieces[i].bytes > 0) std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
+      at += static_cast<std::size_t>(pieces[i].bytes);
+    }
+    const int y = r.send_pairs[static_cast<std::size_t>(p)].partner;
+    const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, y, run.tags.relay, channel_,
+                                  &run.out_pair_requests[static_cast<std::size_t>(p)]);
+    if (posted != MPI_SUCCESS) fail(posted, false, y);
   }
 }
 
 void RelayExchange::step_receive_relay() noexcept {
   const Routes& r = *plan_->routes;
   Run& run = *run_;
-  using Piece = Run::Piece;
   // As a receive relay: take the pairs; a destination complete gets its message.
   while (run.in_pairs_left > 0) {
     std::vector<unsigned char> scratch;
@@ -143,66 +148,110 @@ void RelayExchange::step_receive_relay() noexcept {
         if (rc != MPI_SUCCESS) fail(rc, true, -1);
         break;
       }
-      if (rc != MPI_SUCCESS || scratch.size() < 2 * kWord) {
-        fail(rc != MPI_SUCCESS ? rc : MPI_ERR_TRUNCATE, true, from);
+      if (rc != MPI_SUCCESS) {
+        fail(rc, true, from);
         continue;  // not counted: a relay sends nothing shorter than its header
       }
-      const std::pair<int, int> key{static_cast<int>(get(scratch.data(), 0)), static_cast<int>(get(scratch.data(), 1))};
-      const auto it =
-          std::lower_bound(r.receive_pairs.begin(), r.receive_pairs.end(), key,
-                           [](const RelayedPair& q, std::pair<int, int> k) { return std::pair(q.node, q.lane) < k; });
-      if (it == r.receive_pairs.end() || std::pair(it->node, it->lane) != key) {
-        fail(MPI_ERR_OTHER, true, from);
-        continue;
-      }
-      p = static_cast<std::size_t>(it - r.receive_pairs.begin());
+      p = pair_of(scratch, from);
+      if (p == r.receive_pairs.size()) continue;
       if (run.in_pair_done[p]) {
         run.early[p].push_back(std::move(scratch));
         continue;
       }
     }
-    run.in_pair_done[p] = 1;
-    --run.in_pairs_left;
-    const auto it = r.receive_pairs.begin() + static_cast<std::ptrdiff_t>(p);
-    auto& data = run.in_pairs[p];
-    data.swap(scratch);
-    const std::size_t groups = it->to.size();
-    std::size_t offset = (2 + 2 * groups) * kWord;
-    const bool whole = data.size() >= offset;
-    if (!whole) fail(MPI_ERR_TRUNCATE, true, from);
-    for (std::size_t g = 0; g < groups; ++g) {
-      Piece piece;
-      piece.blocks = kDropped;
-      if (whole) {
-        piece = {data.data() + offset, get(data.data(), 2 + 2 * g), get(data.data(), 3 + 2 * g)};
-        if (offset + piece.bytes > data.size()) {
-          fail(MPI_ERR_TRUNCATE, true, from);
-          piece.bytes = 0;
-        }
-        offset += static_cast<std::size_t>(piece.bytes);
-      }
-      const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
-      run.dest_pieces[d][run.position[p][g]] = piece;
-      if (--run.dest_left[d] > 0) continue;
-      const auto& pieces = run.dest_pieces[d];
-      std::size_t bytes = 2 * pieces.size() * kWord;
-      for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
-      auto& out = run.to_destinations[d];
-      out.resize(bytes);
-      std::size_t at = 2 * pieces.size() * kWord;
-      for (std::size_t i = 0; i < pieces.size(); ++i) {
-        put(out, 2 * i, pieces[i].blocks);
-        put(out, 2 * i + 1, pieces[i].bytes);
-        if (pieces[i].bytes > 0)
-          std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
-        at += static_cast<std::size_t>(pieces[i].bytes);
-      }
-      const int b = r.destinations[d].rank;
-      const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, b, run.tags.scatter,
-                                    channel_, &run.to_destination_requests[d]);
-      if (posted != MPI_SUCCESS) fail(posted, false, b);
-    }
+    take_pair(p, scratch, from);
   }
+}
+
+std::size_t RelayExchange::pair_of(const std::vector<unsigned char>& message, int from) noexcept {
+  const Routes& r = *plan_->routes;
+  if (message.size() < 2 * kWord) {
+    fail(MPI_ERR_TRUNCATE, true, from);
+    return r.receive_pairs.size();
+  }
+  const std::pair<int, int> key{static_cast<int>(get(message.data(), 0)), static_cast<int>(get(message.data(), 1))};
+  const auto it =
+      std::lower_bound(r.receive_pairs.begin(), r.receive_pairs.end(), key,
+                       [](const RelayedPair& q, std::pair<int, int> k) { return std::pair(q.node, q.lane) < k; });
+  if (it == r.receive_pairs.end() || std::pair(it->node, it->lane) != key) {
+    fail(MPI_ERR_OTHER, true, from);
+    return r.receive_pairs.size();
+  }
+  return static_cast<std::size_t>(it - r.receive_pairs.begin());
+}
+
+void RelayExchange::take_pair(std::size_t p, std::vector<unsigned char>& message, int from) noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  using Piece = Run::Piece;
+  run.in_pair_done[p] = 1;
+  --run.in_pairs_left;
+  const auto it = r.receive_pairs.begin() + static_cast<std::ptrdiff_t>(p);
+  auto& data = run.in_pairs[p];
+  data.swap(message);
+  const std::size_t groups = it->to.size();
+  std::size_t offset = (2 + 2 * groups) * kWord;
+  const bool whole = data.size() >= offset;
+  if (!whole) fail(MPI_ERR_TRUNCATE, true, from);
+  for (std::size_t g = 0; g < groups; ++g) {
+    Piece piece;
+    piece.blocks = kDropped;
+    if (whole) {
+      piece = {data.data() + offset, get(data.data(), 2 + 2 * g), get(data.data(), 3 + 2 * g)};
+      if (offset + piece.bytes > data.size()) {
+        fail(MPI_ERR_TRUNCATE, true, from);
+        piece.bytes = 0;
+      }
+      offset += static_cast<std::size_t>(piece.bytes);
+    }
+    const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
+    run.dest_pieces[d][run.position[p][g]] = piece;
+    if (--run.dest_left[d] > 0) continue;
+    const auto& pieces = run.dest_pieces[d];
+    std::size_t bytes = 2 * pieces.size() * kWord;
+    for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
+    auto& out = run.to_destinations[d];
+    out.resize(bytes);
+    std::size_t at = 2 * pieces.size() * kWord;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      put(out, 2 * i, pieces[i].blocks);
+      put(out, 2 * i + 1, pieces[i].bytes);
+      if (pieces[i].bytes > 0) std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
+      at += static_cast<std::size_t>(pieces[i].bytes);
+    }
+    const int b = r.destinations[d].rank;
+    if (b == origin_.rank) {
+      hand_over(out);
+      continue;
+    }
+    const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, b, run.tags.scatter, channel_,
+                                  &run.to_destination_requests[d]);
+    if (posted != MPI_SUCCESS) fail(posted, false, b);
+  }
+}
+
+// This rank is its own receive relay: what it would send itself is taken as
+// if received (truncated, as MPI would, when its slots hold less).
+void RelayExchange::hand_over(std::vector<unsigned char>& message) noexcept {
+  const Routes& r = *plan_->routes;
+  Run& run = *run_;
+  const auto it = std::lower_bound(r.from_receive_relays.begin(), r.from_receive_relays.end(), origin_.rank,
+                                   [](const Routes::RelayMessage& m, int rank) { return m.relay < rank; });
+  if (it == r.from_receive_relays.end() || it->relay != origin_.rank) {
+    fail(MPI_ERR_OTHER, true, origin_.rank);
+    return;
+  }
+  const auto j = static_cast<std::size_t>(it - r.from_receive_relays.begin());
+  if (run.from_relay_done[j]) return;
+  auto& into = run.from_relays[j];
+  if (!drop_ && message.size() > into.size()) {
+    fail(MPI_ERR_TRUNCATE, true, origin_.rank);
+    run.from_relay_done[j] = 1;
+    --run.from_relays_left;
+    return;
+  }
+  into.assign(message.begin(), message.end());
+  take_from_receive_relay(j);
 }
 
 }  // namespace distopo::detail

@@ -138,7 +138,12 @@ int receive_relay(int source_node, int destination_node, int lane, const std::ve
 // most that many messages per pair and sends one. Lanes follow the senders'
 // order, so both nodes' leaders, which see the same groups, cut the same
 // lanes, and a receiver's groups stay in sender order across lanes.
-constexpr std::size_t kLaneSenders = 8;
+// One sender per lane: its send relay is then the sender itself (the only
+// rank of the lane with blocks for the other node), so a rank sends its
+// blocks for a node as one message straight to that node's receive relay,
+// with no gather step on its own node. Lanes of 2 to 16 senders were slower
+// in every simulated cell (docs/design/neighbor-collectives.md).
+constexpr std::size_t kLaneSenders = 1;
 using Groups = std::vector<std::pair<int, int>>;
 std::vector<Groups> lanes(const Groups& groups) {
   std::vector<int> senders;

@@ -181,6 +181,36 @@ TEST(NeighborPersistent, StartManyTimesInterleavedWithOtherCollectives) {
   }
 }
 
+// Two persistent collectives in flight on two communicators, waited for in
+// opposite orders on neighboring ranks: a rank waiting for one must still
+// relay the other (with the aggregated algorithm, a pre-posted run waits for
+// the receives of every run in progress, its relaying included).
+TEST(NeighborPersistent, TwoInFlightWaitedInOppositeOrders) {
+  distopo::Comm first = ring();
+  distopo::Comm second = ring();
+  const int me = first.rank();
+  std::vector<int> send_a(2), recv_a(2, -1), send_b(2), recv_b(2, -1);
+  distopo::PersistentRequest a = distopo::neighbor_alltoall_init(first, send_a, recv_a);
+  distopo::PersistentRequest b = distopo::neighbor_alltoall_init(second, send_b, recv_b);
+  for (int round = 0; round < 6; ++round) {
+    send_a = {100 * round + 10 * me, 100 * round + 10 * me + 1};
+    send_b = {100 * round + 50 + 10 * me, 100 * round + 50 + 10 * me + 1};
+    std::fill(recv_a.begin(), recv_a.end(), -1);
+    std::fill(recv_b.begin(), recv_b.end(), -1);
+    a.start();
+    b.start();
+    if ((me + round) % 2 == 0) {
+      a.wait();
+      b.wait();
+    } else {
+      b.wait();
+      a.wait();
+    }
+    ASSERT_EQ(recv_a, ring_expected(first, 100 * round)) << "round " << round;
+    ASSERT_EQ(recv_b, ring_expected(second, 100 * round + 50)) << "round " << round;
+  }
+}
+
 TEST(NeighborErrors, AllRanksBadInput) {
   distopo::Comm comm = ring();
   std::vector<int> buffer(8);
@@ -246,6 +276,21 @@ TEST(NeighborErrors, OneRankBadInputDoesNotHang) {
       [&] { distopo::raw::neighbor_alltoall(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm); });
   EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
   std::fill(recv.begin(), recv.end(), -1);
+  distopo::neighbor_alltoall(comm, send, recv);
+  EXPECT_EQ(recv, ring_expected(comm, 0));
+}
+
+// The same for a persistent init: rank 0's init throws, the others' inits
+// return (with the aggregated algorithm, rank 0 still takes part in the
+// round where the relays learn their sizes), and the communicator works on.
+TEST(NeighborErrors, OneRankBadPersistentInitDoesNotHang) {
+  distopo::Comm comm = ring();
+  const int me = comm.rank();
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  const int count = me == 0 ? -1 : 1;
+  const int error = error_class_of(
+      [&] { (void)distopo::raw::neighbor_alltoall_init(send.data(), count, MPI_INT, recv.data(), 1, MPI_INT, comm); });
+  EXPECT_EQ(error, me == 0 ? MPI_ERR_COUNT : MPI_SUCCESS);
   distopo::neighbor_alltoall(comm, send, recv);
   EXPECT_EQ(recv, ring_expected(comm, 0));
 }
