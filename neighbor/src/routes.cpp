@@ -142,7 +142,9 @@ int receive_relay(int source_node, int destination_node, int lane, const std::ve
 // rank of the lane with blocks for the other node), so a rank sends its
 // blocks for a node as one message straight to that node's receive relay,
 // with no gather step on its own node. Lanes of 2 to 16 senders were slower
-// in every simulated cell (docs/design/neighbor-collectives.md).
+// in every simulated cell at 256 ranks but one (random k-out at 8 B), and
+// lanes of 8 beat one sender for random k-out at 1024 ranks
+// (docs/design/neighbor-collectives.md, a per-pattern choice not done).
 constexpr std::size_t kLaneSenders = 1;
 using Groups = std::vector<std::pair<int, int>>;
 std::vector<Groups> lanes(const Groups& groups) {
