@@ -42,30 +42,26 @@ void PostedRequests::posted() noexcept {
   if (how_ == Posting::immediate) state_ = posted_ == 0 ? State::complete : State::in_flight;
 }
 
-int PostedRequests::start_receives() noexcept {
-  const std::size_t receives = std::min(receives_, posted_);
-  const int rc = receives == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(receives), requests_.data());
+int PostedRequests::start_all(std::size_t first, std::size_t count) noexcept {
+  // SMPI rejects MPI_Startall of no request (a null array).
+  return count == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(count), requests_.data() + first);
+}
+
+int PostedRequests::begin_run(int rc) noexcept {
   if (rc != MPI_SUCCESS) return rc;
   next_ = 0;
   error_ = MPI_SUCCESS;
   state_ = posted_ == 0 ? State::complete : State::in_flight;
   return rc;
 }
+
+int PostedRequests::start() noexcept { return begin_run(start_all(0, posted_)); }
+
+int PostedRequests::start_receives() noexcept { return begin_run(start_all(0, std::min(receives_, posted_))); }
 
 int PostedRequests::start_sends() noexcept {
   const std::size_t receives = std::min(receives_, posted_);
-  return posted_ == receives ? MPI_SUCCESS
-                             : PMPI_Startall(static_cast<int>(posted_ - receives), requests_.data() + receives);
-}
-
-int PostedRequests::start() noexcept {
-  // SMPI rejects MPI_Startall of no request (a null array).
-  const int rc = posted_ == 0 ? MPI_SUCCESS : PMPI_Startall(static_cast<int>(posted_), requests_.data());
-  if (rc != MPI_SUCCESS) return rc;
-  next_ = 0;
-  error_ = MPI_SUCCESS;
-  state_ = posted_ == 0 ? State::complete : State::in_flight;
-  return rc;
+  return start_all(receives, posted_ - receives);
 }
 
 // A request whose completion call fails has completed (with that error): MPICH

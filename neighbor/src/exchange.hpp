@@ -110,6 +110,10 @@ class PostedRequests {
 
  private:
   enum class State { inactive, in_flight, complete };
+  // MPI_Startall of requests [first, first + count).
+  int start_all(std::size_t first, std::size_t count) noexcept;
+  // After the start of a run's receives (`rc`): the run is under way, unless it failed.
+  int begin_run(int rc) noexcept;
   void fail(int code, std::size_t index) noexcept;
   void release_complete() noexcept;  // after poll found every request complete
 
