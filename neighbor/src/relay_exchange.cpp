@@ -407,9 +407,8 @@ bool RelayExchange::complete() const noexcept {
   const auto none = [](const std::vector<MPI_Request>& requests) {
     return std::all_of(requests.begin(), requests.end(), [](MPI_Request q) { return q == MPI_REQUEST_NULL; });
   };
-  return run.from_relays_left == 0 && run.participants_left == 0 && run.in_pairs_left == 0 &&
-         none(run.to_relay_requests) && none(run.empty_receives) && none(run.out_pair_requests) &&
-         none(run.to_destination_requests);
+  return run.receives_left() == 0 && none(run.to_relay_requests) && none(run.empty_receives) &&
+         none(run.out_pair_requests) && none(run.to_destination_requests);
 }
 
 bool RelayExchange::step() noexcept {
@@ -430,7 +429,7 @@ bool RelayExchange::step() noexcept {
 
 void RelayExchange::step_preposted() noexcept {
   Run& run = *run_;
-  if (run.participants_left + run.in_pairs_left + run.from_relays_left > 0) {
+  if (run.receives_left() > 0) {
     // MPI_Testsome: one progress call for all of them in MPICH.
     int completed = 0;
     const int rc = PMPI_Testsome(static_cast<int>(run.posted.size()), run.posted.data(), &completed,
@@ -665,7 +664,7 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
     }
   }
   Run& run = *run_;
-  if (!all.empty() && run.participants_left + run.in_pairs_left + run.from_relays_left > 0) {
+  if (!all.empty() && run.receives_left() > 0) {
     // MPI_Waitany, not MPI_Waitsome: SMPI 3.32's MPI_Waitsome tests every
     // other request after the first completion (a charged MPI_Test each).
     // What else completed meanwhile the next turn takes at once.
@@ -679,7 +678,7 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
     const auto [e, i] = owner[static_cast<std::size_t>(index)];
     e->take_posted(i, rc, status);
   }
-  if (run.participants_left + run.in_pairs_left + run.from_relays_left == 0) {
+  if (run.receives_left() == 0) {
     // Nothing left to receive but the empty direct messages of dropped
     // groups: those and the sends are waited for.
     const auto wait_all = [this](std::vector<MPI_Request>& requests, bool receive) {
@@ -700,7 +699,7 @@ bool RelayExchange::wait_turn(bool* done) noexcept {
 }
 
 void RelayExchange::finish() noexcept {
-  if (run_->preposted && one_thread_in_mpi() && !getenv("DBG_POLL")) {
+  if (run_->preposted && one_thread_in_mpi()) {
     bool done = complete();
     while (!done) {
       if (!wait_turn(&done)) done = poll();

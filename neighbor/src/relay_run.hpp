@@ -113,6 +113,11 @@ struct RelayExchange::Run {
   std::vector<MPI_Request> posted;
   std::vector<int> posted_indices;
   std::vector<MPI_Status> posted_statuses;
+
+  // Messages this run still waits for, in its three roles.
+  [[nodiscard]] std::size_t receives_left() const noexcept {
+    return participants_left + in_pairs_left + from_relays_left;
+  }
 };
 
 }  // namespace distopo::detail
