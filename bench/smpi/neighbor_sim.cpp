@@ -203,19 +203,35 @@ distopo::Comm make_topology(const Shape& s, const std::string& algorithm) {
   return comm;
 }
 
-// What the communicator's collectives ran ("direct" before the library had
-// a choice), and the largest block size the aggregation carried.
-nlohmann::json algorithm_used(MPI_Comm comm) {
 #if NEIGHBOR_SIM_HAS_ALGORITHMS
-  const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(comm);
+nlohmann::json choice_json(const distopo::NeighborAlgorithmChoice& choice) {
   return {{"algorithm_used", distopo::to_string(choice.algorithm)},
           {"aggregate_max_bytes", choice.aggregate_max_bytes},
           {"node_count", choice.node_count},
           {"emulated_nodes", choice.emulated_nodes}};
+}
+#endif
+
+// What the communicator's collectives ran ("direct" before the library had
+// a choice), and the largest block size the aggregation carried.
+nlohmann::json algorithm_used(MPI_Comm comm) {
+#if NEIGHBOR_SIM_HAS_ALGORITHMS
+  return choice_json(distopo::neighbor_algorithm(comm));
 #else
   (void)comm;
   return {{"algorithm_used", "direct"}};
 #endif
+}
+
+// The same for a persistent collective, which chooses for itself under auto
+// (once the library's requests can tell).
+template <class Request>
+nlohmann::json algorithm_used(const Request& request) {
+  if constexpr (requires { request.algorithm(); }) {
+    return choice_json(request.algorithm());
+  } else {
+    return algorithm_used(request.comm());
+  }
 }
 
 struct Result {
@@ -270,7 +286,7 @@ Result run_distopo(const Settings& settings, const std::string& form, const Shap
     result.first_call = timed(call);
     if (settings.verify) result.wrong += check(s, rank, b);
     for (int rep = 0; rep < settings.reps; ++rep) result.times.push_back(timed(call));
-    result.choice = algorithm_used(comm.get());
+    result.choice = algorithm_used(request);
   }
   return result;
 }

@@ -1,8 +1,8 @@
 // The engine behind every NeighborCall: the communicator's state and plan,
 // the checks, then the form's posting and completion. Any failed check takes
 // the no-hang path (the rank still exchanges empty messages) except for
-// persistent inits, which have not communicated yet (nor have the other
-// ranks' inits). A failure while posting or completing is the collective's
+// persistent inits, where nothing was sent yet: there the rank only takes
+// part in what the others' inits agree on (auto's choice, the relays' sizes). A failure while posting or completing is the collective's
 // error, raised where its form completes: at once (blocking), at MPI_Wait
 // and friends (non-blocking, persistent).
 #include "engine.hpp"
@@ -148,6 +148,8 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
   agreement.check(caller);
   const Tags tags = next_tags(*state);
   state->plan = make_plan(comm, record, state->rank, settings, state->channel.get(), tags.direct);
+  state->persistent_auto.reset();
+  state->settings = settings;
   state->record = &record;
   return *state;
 }
@@ -192,18 +194,54 @@ void post_immediate(const NeighborState& state, const Tags& tags, const Blocks& 
 // at init the sizes of what they will receive (RelayExchange::learn_sizes),
 // with tags of their own. `exchange` is null on a rank whose arguments are
 // bad (it takes part all the same, so that the others' inits return).
-void learn_relay_sizes(const NeighborState& state, const Tags& init, const Origin& origin, Exchange* exchange) {
+void learn_relay_sizes(const NeighborState& state, const std::shared_ptr<const Plan>& plan, const Tags& init,
+                       const Origin& origin, Exchange* exchange) {
   if (exchange != nullptr && exchange->relayed) {
     exchange->relayed->learn_sizes(init);
     return;
   }
-  RelayExchange dropping(state.plan, state.channel.get(), origin, true);
+  RelayExchange dropping(plan, state.channel.get(), origin, true);
   dropping.learn_sizes(init);
 }
 
+// This rank's remote blocks under `plan`'s routes: (of at most the plan's
+// relay size, all).
 template <class Blocks>
-void complete(NeighborState& state, const Tags& tags, const Tags& init_tags, const Blocks& blocks, const Origin& origin,
-              const Completion& completion) {
+std::array<long long, 2> remote_block_counts(const Plan& plan, const Blocks& blocks) {
+  std::array<long long, 2> counts{0, 0};
+  for (const RemoteGroup& group : plan.routes->sends) {
+    for (int slot : group.slots) {
+      const Block block = blocks.send(slot);
+      MPI_Count size = 0;
+      mpi::type_size(block.type, &size);
+      if (static_cast<std::uint64_t>(size * block.count) <= plan.selection.aggregate_max_bytes) ++counts[0];
+      ++counts[1];
+    }
+  }
+  return counts;
+}
+
+// The plan a persistent init runs: the communicator's, or under auto the
+// persistent form's own where it aggregates and this init's blocks are
+// small enough (collective then; `blocks` null on a rank whose arguments
+// are bad).
+template <class Blocks>
+std::shared_ptr<const Plan> persistent_plan(NeighborState& state, MPI_Comm comm, const Blocks* blocks) {
+  if (state.plan->selection.setting != NeighborAlgorithm::automatic) return state.plan;
+  if (!state.persistent_auto) {
+    const Tags tags = next_tags(state);
+    state.persistent_auto =
+        make_persistent_auto_plan(comm, *state.record, state.rank, state.settings, state.channel.get(), tags.direct);
+  }
+  if (!state.persistent_auto->aggregated()) return state.plan;
+  const std::array<long long, 2> counts =
+      blocks != nullptr ? remote_block_counts(*state.persistent_auto, *blocks) : std::array<long long, 2>{0, 0};
+  return auto_aggregates(state.channel.get(), counts[0], counts[1]) ? state.persistent_auto : state.plan;
+}
+
+template <class Blocks>
+void complete(NeighborState& state, const std::shared_ptr<const Plan>& plan, const Tags& tags, const Tags& init_tags,
+              const Blocks& blocks, const Origin& origin, const Completion& completion) {
   switch (completion.form) {
     case Form::blocking:
       post_immediate(state, tags, blocks, origin, state.blocking);
@@ -218,10 +256,10 @@ void complete(NeighborState& state, const Tags& tags, const Tags& init_tags, con
     }
     case Form::persistent: {
       auto request = std::make_unique<PersistentRequest::State>();
+      request->selection = plan->selection;
       // Nothing was sent yet: a failed init frees what it posted and throws.
-      const bool posted =
-          post(state.plan, state.channel.get(), tags, blocks, Posting::persistent, origin, request->exchange);
-      if (state.plan->aggregated()) learn_relay_sizes(state, init_tags, origin, &request->exchange);
+      const bool posted = post(plan, state.channel.get(), tags, blocks, Posting::persistent, origin, request->exchange);
+      if (plan->aggregated()) learn_relay_sizes(state, plan, init_tags, origin, &request->exchange);
       if (!posted) throw request->exchange.error();
       if (request->exchange.relayed && request->exchange.relayed->result() != MPI_SUCCESS) {
         throw request->exchange.relayed->error();
@@ -236,20 +274,24 @@ template <class Args>
 void execute(MPI_Comm comm, const Args& args, const std::optional<TypedBounds>& typed, const Completion& completion) {
   const char* caller = Args::kName;
   NeighborState& state = state_of(comm, caller);
-  const Tags tags = next_tags(state);
-  const bool learns_sizes = completion.form == Form::persistent && state.plan->aggregated();
-  const Tags init_tags = learns_sizes ? next_tags(state) : Tags{};
   const NeighborSequence& sequence = state.plan->sequence;
   Check error = typed ? typed->error : std::nullopt;
   if (!error && completion.form == Form::nonblocking) error = check_request(completion.request, caller, state.rank);
   if (!error) error = validate(args, sequence, state.rank);
+  std::optional<decltype(blocks_of(args))> blocks;
   if (!error) {
-    const auto blocks = blocks_of(args);
-    error = check_blocks(sequence, blocks, typed ? &*typed : nullptr, caller, state.rank);
-    if (!error) return complete(state, tags, init_tags, blocks, Origin{comm, caller, state.rank}, completion);
+    blocks = blocks_of(args);
+    error = check_blocks(sequence, *blocks, typed ? &*typed : nullptr, caller, state.rank);
   }
-  if (learns_sizes) learn_relay_sizes(state, init_tags, Origin{comm, caller, state.rank}, nullptr);
-  if (completion.form == Form::persistent) throw Error(error->error_class, error->message);
+  const bool persistent = completion.form == Form::persistent;
+  const std::shared_ptr<const Plan> plan =
+      persistent ? persistent_plan(state, comm, error ? nullptr : &*blocks) : state.plan;
+  const Tags tags = next_tags(state);
+  const bool learns_sizes = persistent && plan->aggregated();
+  const Tags init_tags = learns_sizes ? next_tags(state) : Tags{};
+  if (!error) return complete(state, plan, tags, init_tags, *blocks, Origin{comm, caller, state.rank}, completion);
+  if (learns_sizes) learn_relay_sizes(state, plan, init_tags, Origin{comm, caller, state.rank}, nullptr);
+  if (persistent) throw Error(error->error_class, error->message);
   drain_rest(state.plan, state.channel.get(), tags, Origin{comm, caller, state.rank}, nullptr);
   throw Error(error->error_class, error->message);
 }
@@ -295,9 +337,7 @@ const char* to_string(NeighborAlgorithm algorithm) noexcept {
 }
 
 NeighborAlgorithmChoice neighbor_algorithm(MPI_Comm comm) {
-  const detail::NeighborState& state = detail::state_of(comm, "neighbor_algorithm");
-  const detail::Selection& s = state.plan->selection;
-  return {s.setting, s.algorithm, s.aggregate_max_bytes, s.node_count, s.emulated_nodes};
+  return detail::choice_of(detail::state_of(comm, "neighbor_algorithm").plan->selection);
 }
 
 void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
@@ -329,7 +369,10 @@ void set_neighbor_info(MPI_Comm comm, MPI_Info info) {
   if (given.algorithm) kept->algorithm = std::move(given.algorithm);
   if (given.max_bytes) kept->max_bytes = std::move(given.max_bytes);
   if (given.ranks_per_node) kept->ranks_per_node = std::move(given.ranks_per_node);
-  if (auto* state = detail::find_cached<detail::NeighborState>(comm, detail::state_keyval)) state->plan.reset();
+  if (auto* state = detail::find_cached<detail::NeighborState>(comm, detail::state_keyval)) {
+    state->plan.reset();
+    state->persistent_auto.reset();
+  }
 }
 
 }  // namespace distopo

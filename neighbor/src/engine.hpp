@@ -20,6 +20,7 @@ namespace distopo {
 
 struct PersistentRequest::State {
   detail::Exchange exchange;
+  detail::Selection selection;  // the algorithm it runs
 };
 struct NonblockingRequest::State {
   detail::Exchange exchange;
@@ -38,7 +39,11 @@ struct NeighborState {
   int rank = 0;
   unsigned long long next_collective = 0;
   const TopologyRecord* record = nullptr;  // the record `plan` was made from
+  PlanSettings settings;                   // as agreed when `plan` was made
   std::shared_ptr<const Plan> plan;
+  // Under auto, the persistent form's plan (make_persistent_auto_plan): made
+  // at the first persistent init after `plan`, dropped with it.
+  std::shared_ptr<const Plan> persistent_auto;
   Exchange blocking;  // reused by every blocking call
 };
 
@@ -68,8 +73,10 @@ class NeighborCall {
     start(&request);
     return request;
   }
-  // Persistent: inactive until start(). Throws without communicating (once
-  // the communicator's plan exists).
+  // Persistent: inactive until start(). Local with the direct algorithm;
+  // under auto and with aggregation the ranks agree on the algorithm and the
+  // relays learn their message sizes here, and a rank whose arguments are
+  // bad takes part before it throws, so that the others' inits return.
   [[nodiscard]] PersistentRequest init() const;
 
  private:

@@ -178,6 +178,10 @@ struct Selection {
   bool emulated_nodes = false;
 };
 
+inline NeighborAlgorithmChoice choice_of(const Selection& s) {
+  return {s.setting, s.algorithm, s.aggregate_max_bytes, s.node_count, s.emulated_nodes};
+}
+
 struct Plan {
   NeighborSequence sequence;
   MessageLayout direct;
@@ -215,10 +219,33 @@ struct SettingsAgreement {
 };
 
 // `settings` agreed by every rank of `comm` (`rank` in it). Local for the
-// direct algorithm; for aggregation, collective over `comm`: finds the
-// machine nodes and the routes, with point-to-point traffic on `channel`
-// with tag `tag`.
+// direct algorithm and for auto; for aggregation, collective over `comm`:
+// finds the machine nodes and the routes, with point-to-point traffic on
+// `channel` with tags `tag` and `tag + 1`.
 std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
                                       const PlanSettings& settings, MPI_Comm channel, int tag);
+
+// Auto's choice for the persistent form, where block sizes are known at init
+// and the plan's cost is paid once: the node-aware algorithm when the ranks
+// span several machine nodes (found by MPI_Comm_split_type; nodes declared
+// by distopo_ranks_per_node are one machine, where it stays direct) and the
+// pattern gives a rank, on average over all ranks, at least
+// kAutoBlocksPerNodePair blocks for each other node it sends to (so the
+// aggregation has blocks to merge); the direct plan otherwise. Its blocks of
+// more than kAutoAggregateMaxBytes (or the setting) go direct, and an init
+// whose remote blocks are mostly larger runs the direct plan
+// (auto_aggregates). Collective over `comm`, like make_plan for aggregation.
+// Why these bars: docs/design/neighbor-collectives.md, "When auto takes it".
+inline constexpr int kAutoBlocksPerNodePair = 2;
+inline constexpr std::uint64_t kAutoAggregateMaxBytes = 256;
+std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
+                                                      const PlanSettings& settings, MPI_Comm channel, int tag);
+
+// For one persistent init under auto's node-aware plan: whether the
+// aggregated algorithm runs it, agreed over `channel` (one allreduce):
+// when at least half of all ranks' remote blocks are small enough to be
+// relayed. `small` and `remote` are this rank's counts (0 and 0 for a rank
+// whose arguments are bad: it takes part all the same).
+bool auto_aggregates(MPI_Comm channel, long long small, long long remote);
 
 }  // namespace distopo::detail

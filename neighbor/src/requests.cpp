@@ -224,6 +224,11 @@ bool PersistentRequest::active() const noexcept { return state_ && state_->excha
 
 MPI_Comm PersistentRequest::comm() const noexcept { return state_ ? state_->exchange.origin().comm : MPI_COMM_NULL; }
 
+NeighborAlgorithmChoice PersistentRequest::algorithm() const {
+  if (!state_) throw Error(MPI_ERR_REQUEST, "PersistentRequest::algorithm: empty request");
+  return detail::choice_of(state_->selection);
+}
+
 void PersistentRequest::take_result() {
   if (state_->exchange.take() != MPI_SUCCESS) throw state_->exchange.error();
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -385,25 +386,19 @@ void SettingsAgreement::check(const char* caller) const {
   }
 }
 
-std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
-                                      const PlanSettings& settings, MPI_Comm channel, int tag) {
-  auto plan = std::make_shared<Plan>();
-  plan->sequence = neighbor_sequence(record, rank);
-  const NeighborSequence& s = plan->sequence;
-  plan->direct = {MessagePlan(s.recv_order, s.sources), MessagePlan(s.send_order, s.destinations)};
-  Selection& choice = plan->selection;
-  choice.setting = settings.algorithm;
-  if (settings.algorithm == NeighborAlgorithm::direct) return plan;
+namespace {
 
-  // auto is the direct algorithm: aggregation lost to it in every
-  // measurement so far, on one machine and simulated between nodes
-  // (docs/design/neighbor-collectives.md, "When auto takes it"), so auto
-  // spends nothing on finding nodes and relays.
-  if (settings.algorithm == NeighborAlgorithm::automatic) return plan;
+// The node-aware part of `plan`: nodes, the peers' nodes, and (unless
+// `judge_pattern` finds too few blocks per node pair to merge) the routes.
+void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settings, MPI_Comm channel, int tag,
+                 bool judge_pattern, std::uint64_t default_max_bytes) {
+  const NeighborSequence& s = plan.sequence;
+  Selection& choice = plan.selection;
   NodeInfo info = discover(comm, rank, settings.ranks_per_node);
   const NodeCommGuard guard{info.node_comm};
   choice.node_count = info.node_count;
   choice.emulated_nodes = info.emulated;
+  if (judge_pattern && info.node_count == 1) return;
 
   std::vector<int> source_nodes, destination_nodes;
   peer_nodes(s, info, settings.ranks_per_node, channel, tag, source_nodes, destination_nodes);
@@ -411,14 +406,61 @@ std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& recor
   routes->node = info.node;
   routes->sends = remote_groups(s.send_order, s.destinations, destination_nodes, info.node, routes->local_send_order);
   routes->receives = remote_groups(s.recv_order, s.sources, source_nodes, info.node, routes->local_recv_order);
+  if (judge_pattern) {
+    // Over all ranks: remote blocks sent, and (rank, other node) pairs that carry them.
+    std::array<long long, 2> counts{0, 0};
+    for (std::size_t g = 0; g < routes->sends.size(); ++g) {
+      counts[0] += static_cast<long long>(routes->sends[g].slots.size());
+      if (g == 0 || routes->sends[g].peer_node != routes->sends[g - 1].peer_node) ++counts[1];
+    }
+    check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, channel), "MPI_Allreduce");
+    if (counts[1] == 0 || counts[0] < kAutoBlocksPerNodePair * counts[1]) return;
+  }
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
                    MessagePlan(routes->local_send_order, s.destinations)};
   adopt_answer(ask_leader(info.node_comm, info.node, leader_request(rank, *routes)), *routes);
   choice.algorithm = NeighborAlgorithm::aggregated;
   choice.aggregate_max_bytes =
-      settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : UINT64_MAX;
-  plan->routes = std::move(routes);
+      settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : default_max_bytes;
+  plan.routes = std::move(routes);
+}
+
+std::shared_ptr<Plan> direct_plan(const TopologyRecord& record, int rank, NeighborAlgorithm setting) {
+  auto plan = std::make_shared<Plan>();
+  plan->sequence = neighbor_sequence(record, rank);
+  const NeighborSequence& s = plan->sequence;
+  plan->direct = {MessagePlan(s.recv_order, s.sources), MessagePlan(s.send_order, s.destinations)};
+  plan->selection.setting = setting;
   return plan;
+}
+
+}  // namespace
+
+std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
+                                      const PlanSettings& settings, MPI_Comm channel, int tag) {
+  std::shared_ptr<Plan> plan = direct_plan(record, rank, settings.algorithm);
+  // Auto spends nothing on finding nodes and relays here: for the forms that
+  // are not persistent it is the direct algorithm (docs/design/
+  // neighbor-collectives.md, "When auto takes it"); the persistent form asks
+  // make_persistent_auto_plan.
+  if (settings.algorithm != NeighborAlgorithm::aggregated) return plan;
+  plan_routes(*plan, comm, rank, settings, channel, tag, false, UINT64_MAX);
+  return plan;
+}
+
+std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
+                                                      const PlanSettings& settings, MPI_Comm channel, int tag) {
+  std::shared_ptr<Plan> plan = direct_plan(record, rank, NeighborAlgorithm::automatic);
+  // Declared nodes are one machine cut up for testing, where relays only add copies.
+  if (settings.ranks_per_node > 0) return plan;
+  plan_routes(*plan, comm, rank, settings, channel, tag, true, kAutoAggregateMaxBytes);
+  return plan;
+}
+
+bool auto_aggregates(MPI_Comm channel, long long small, long long remote) {
+  std::array<long long, 2> counts{small, remote};
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, channel), "MPI_Allreduce");
+  return counts[1] > 0 && 2 * counts[0] >= counts[1];
 }
 
 }  // namespace distopo::detail

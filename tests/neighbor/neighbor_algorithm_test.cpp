@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <string>
@@ -353,8 +354,42 @@ TEST(NeighborAlgorithmNodes, DiscoveredNodesEqualDirect) {
   }
 }
 
+// Whether auto's persistent form should aggregate on `c` (plan.hpp,
+// make_persistent_auto_plan), computed here from MPI_Comm_split_type's nodes
+// with arrays of the communicator's size: over all ranks, at least two
+// remote blocks per (rank, other node) pair that carries any.
+bool auto_should_aggregate(const Case& c) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(c.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int leader = c.comm.rank();
+  MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  std::vector<int> node_of(static_cast<std::size_t>(c.comm.size()));
+  MPI_Allgather(&leader, 1, MPI_INT, node_of.data(), 1, MPI_INT, c.comm);
+  long long counts[2] = {0, 0};  // remote blocks, (rank, other node) pairs
+  std::vector<int> nodes;
+  for (int b : c.out_ranks) {
+    if (b == MPI_PROC_NULL || node_of[static_cast<std::size_t>(b)] == leader) continue;
+    ++counts[0];
+    nodes.push_back(node_of[static_cast<std::size_t>(b)]);
+  }
+  std::sort(nodes.begin(), nodes.end());
+  counts[1] = std::unique(nodes.begin(), nodes.end()) - nodes.begin();
+  MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, c.comm);
+  return counts[1] > 0 && counts[0] >= 2 * counts[1];
+}
+
+// alltoall of `ints` ints per block, persistent: the algorithm its init chose.
+distopo::NeighborAlgorithm persistent_choice(const Case& c, int ints) {
+  std::vector<int> send(c.out_ranks.size() * static_cast<std::size_t>(ints) + 1),
+      recv(c.in_ranks.size() * static_cast<std::size_t>(ints) + 1);
+  const distopo::PersistentRequest request =
+      distopo::raw::neighbor_alltoall_init(send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT, c.comm);
+  return request.algorithm().algorithm;
+}
+
 // auto keeps the direct algorithm on emulated nodes (one machine, where it
-// is faster: docs/results/neighbor/) and on a single node.
+// is faster: docs/results/neighbor/) and on a single node, in every form.
 TEST(NeighborAlgorithmSelection, AutoIsDirectOnOneMachine) {
   for (const Case& c : distopo::testing::all_cases()) {
     if (c.comm.is_null()) continue;
@@ -362,6 +397,48 @@ TEST(NeighborAlgorithmSelection, AutoIsDirectOnOneMachine) {
     const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(c.comm);
     EXPECT_EQ(choice.setting, distopo::NeighborAlgorithm::automatic);
     EXPECT_EQ(choice.algorithm, distopo::NeighborAlgorithm::direct);
+    EXPECT_EQ(persistent_choice(c, 1), distopo::NeighborAlgorithm::direct) << c.name;
+  }
+}
+
+// Under auto on nodes of MPI_Comm_split_type (the discovered-nodes
+// registrations): the forms that are not persistent run direct; a
+// persistent init aggregates exactly where the pattern gives enough blocks
+// per node pair and its blocks are small, and its results equal the direct
+// algorithm's bit for bit.
+TEST(NeighborAlgorithmNodes, AutoAggregatesSmallPersistentBlocksWherePatternsMerge) {
+  if (std::getenv("DISTOPO_TEST_NODES") == nullptr)
+    GTEST_SKIP() << "set DISTOPO_TEST_NODES (and MPIR_CVAR_NUM_CLIQUES)";
+  int aggregated_cases = 0;
+  for (const Case& c : distopo::testing::all_cases()) {
+    if (c.comm.is_null()) continue;
+    SCOPED_TRACE(c.name + " rank " + std::to_string(c.comm.rank()));
+    const auto with = [&](const char* algorithm, const char* max_bytes) {
+      MPI_Info info;
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "distopo_neighbor_algorithm", algorithm);
+      MPI_Info_set(info, "distopo_neighbor_aggregate_max_bytes", max_bytes);
+      distopo::set_neighbor_info(c.comm, info);
+      MPI_Info_free(&info);
+    };
+    with("direct", "");
+    const auto expected = run_all(c, "direct");
+    with("auto", "");
+    const bool aggregate = auto_should_aggregate(c);
+    aggregated_cases += aggregate ? 1 : 0;
+    EXPECT_EQ(distopo::neighbor_algorithm(c.comm).algorithm, distopo::NeighborAlgorithm::direct);
+    EXPECT_EQ(persistent_choice(c, 2),
+              aggregate ? distopo::NeighborAlgorithm::aggregated : distopo::NeighborAlgorithm::direct);
+    // 64 KiB blocks are above auto's relay size: direct.
+    EXPECT_EQ(persistent_choice(c, 16384), distopo::NeighborAlgorithm::direct);
+    EXPECT_EQ(run_all(c, "auto"), expected);
+    // A relay size below every block: direct as well.
+    with("auto", "4");
+    EXPECT_EQ(persistent_choice(c, 2), distopo::NeighborAlgorithm::direct);
+  }
+  // Two nodes give some case with enough blocks per node pair (so the path is taken).
+  if (distopo::testing::world_size() >= 2) {
+    EXPECT_GT(aggregated_cases, 0);
   }
 }
 

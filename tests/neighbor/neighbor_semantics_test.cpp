@@ -39,11 +39,23 @@ using distopo::testing::error_class_of;
 // The registration with DISTOPO_NEIGHBOR_ALGORITHM=aggregated (tests/neighbor/
 // CMakeLists.txt) runs every test below on the aggregated algorithm: checked
 // here, so that it cannot pass on the direct one.
+// With DISTOPO_NEIGHBOR_ALGORITHM=auto on nodes of odd and even ranks
+// (MPIR_CVAR_ODD_EVEN_CLIQUES), the persistent tests run aggregated: on an
+// even ring every neighbor is on the other node, two blocks per node pair.
 TEST(NeighborAlgorithmFromEnvironment, IsTheOneUsed) {
   const char* asked = std::getenv("DISTOPO_NEIGHBOR_ALGORITHM");
+  const distopo::Comm comm = ring();
+  if (asked != nullptr && std::string(asked) == "auto" && std::getenv("MPIR_CVAR_ODD_EVEN_CLIQUES") != nullptr) {
+    std::vector<int> send(2), recv(2);
+    const distopo::PersistentRequest request = distopo::neighbor_alltoall_init(comm, send, recv);
+    const distopo::NeighborAlgorithmChoice choice = request.algorithm();
+    EXPECT_EQ(choice.algorithm,
+              world_size() % 2 == 0 ? distopo::NeighborAlgorithm::aggregated : distopo::NeighborAlgorithm::direct);
+    EXPECT_EQ(distopo::neighbor_algorithm(comm).algorithm, distopo::NeighborAlgorithm::direct);
+    return;
+  }
   if (asked == nullptr || std::string(asked) != "aggregated")
     GTEST_SKIP() << "DISTOPO_NEIGHBOR_ALGORITHM is not aggregated";
-  const distopo::Comm comm = ring();
   const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(comm);
   EXPECT_EQ(choice.algorithm, distopo::NeighborAlgorithm::aggregated);
   EXPECT_EQ(choice.node_count, (world_size() + 1) / 2);  // DISTOPO_RANKS_PER_NODE=2

@@ -9,9 +9,15 @@
 //               direct; the blocks one node sends another travel as one
 //               message per node pair, gathered and scattered on the nodes
 //               by relay ranks spread over them
-//   automatic   the default: direct, since aggregation was slower in every
-//               measurement so far, on one machine and simulated between
-//               nodes (docs/results/neighbor/); aggregated is asked for
+//   automatic   the default: direct for the blocking and non-blocking
+//               forms; a persistent init, whose block sizes are known and
+//               whose plan is paid once, runs aggregated where the ranks
+//               span several machine nodes of MPI_Comm_split_type, the
+//               pattern gives at least 2 blocks per (rank, other node)
+//               pair over all ranks, and at least half of the remote blocks
+//               are small (blocks above the relay size go direct); direct
+//               otherwise (PersistentRequest::algorithm tells). Why:
+//               docs/design/neighbor-collectives.md, "When auto takes it"
 //
 // Settings, read when the plan is made (the first collective on the
 // communicator, or the first *_init), each the same on every rank:
@@ -20,7 +26,7 @@
 //   info key distopo_neighbor_aggregate_max_bytes = N: with aggregation,
 //            blocks of more than N bytes go direct
 //            (environment DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES; default:
-//            no limit)
+//            no limit when aggregated is asked for, 256 under auto)
 //   info key distopo_ranks_per_node = k: nodes of k consecutive ranks
 //            (environment DISTOPO_RANKS_PER_NODE; otherwise the nodes of
 //            MPI_Comm_split_type(MPI_COMM_TYPE_SHARED))
@@ -47,8 +53,9 @@ struct NeighborAlgorithmChoice {
   bool emulated_nodes;  // nodes from distopo_ranks_per_node (aggregated only)
 };
 
-// The plan's choice for `comm` (a communicator with a topology). Makes the
-// plan if no collective did yet: collective over `comm` then, local after.
+// The plan's choice for `comm` (a communicator with a topology), which its
+// blocking and non-blocking collectives run. Makes the plan if no
+// collective did yet: collective over `comm` then, local after.
 NeighborAlgorithmChoice neighbor_algorithm(MPI_Comm comm);
 
 // MPI_Comm_set_info, keeping distopo's keys for the neighborhood collectives

@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include "distopo/neighbor/algorithm.hpp"
+
 namespace distopo {
 
 // Inactive after init; start() posts the prepared sends and receives,
@@ -45,6 +47,9 @@ class PersistentRequest {
   [[nodiscard]] bool active() const noexcept;
   // The communicator it was initialized on (MPI_COMM_NULL when empty).
   [[nodiscard]] MPI_Comm comm() const noexcept;
+  // The algorithm it runs, chosen at init (under auto the persistent form
+  // chooses for itself: algorithm.hpp). MPI_ERR_REQUEST when empty.
+  [[nodiscard]] NeighborAlgorithmChoice algorithm() const;
   [[nodiscard]] explicit operator bool() const noexcept { return state_ != nullptr; }
 
  private:
