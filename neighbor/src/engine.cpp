@@ -236,7 +236,7 @@ std::shared_ptr<const Plan> persistent_plan(NeighborState& state, MPI_Comm comm,
   if (!state.persistent_auto->aggregated()) return state.plan;
   const std::array<long long, 2> counts =
       blocks != nullptr ? remote_block_counts(*state.persistent_auto, *blocks) : std::array<long long, 2>{0, 0};
-  return auto_aggregates(state.channel.get(), counts[0], counts[1]) ? state.persistent_auto : state.plan;
+  return auto_aggregates(comm, counts[0], counts[1]) ? state.persistent_auto : state.plan;
 }
 
 template <class Blocks>

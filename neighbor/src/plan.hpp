@@ -242,10 +242,11 @@ std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const Topol
                                                       const PlanSettings& settings, MPI_Comm channel, int tag);
 
 // For one persistent init under auto's node-aware plan: whether the
-// aggregated algorithm runs it, agreed over `channel` (one allreduce):
-// when at least half of all ranks' remote blocks are small enough to be
-// relayed. `small` and `remote` are this rank's counts (0 and 0 for a rank
-// whose arguments are bad: it takes part all the same).
-bool auto_aggregates(MPI_Comm channel, long long small, long long remote);
+// aggregated algorithm runs it, agreed over `comm` (one allreduce, on the
+// communicator like the plan's other collectives): when at least half of
+// all ranks' remote blocks are small enough to be relayed. `small` and
+// `remote` are this rank's counts (0 and 0 for a rank whose arguments are
+// bad: it takes part all the same).
+bool auto_aggregates(MPI_Comm comm, long long small, long long remote);
 
 }  // namespace distopo::detail

@@ -413,7 +413,7 @@ void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settin
       counts[0] += static_cast<long long>(routes->sends[g].slots.size());
       if (g == 0 || routes->sends[g].peer_node != routes->sends[g - 1].peer_node) ++counts[1];
     }
-    check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, channel), "MPI_Allreduce");
+    check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
     if (counts[1] == 0 || counts[0] < kAutoBlocksPerNodePair * counts[1]) return;
   }
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
@@ -457,9 +457,9 @@ std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const Topol
   return plan;
 }
 
-bool auto_aggregates(MPI_Comm channel, long long small, long long remote) {
+bool auto_aggregates(MPI_Comm comm, long long small, long long remote) {
   std::array<long long, 2> counts{small, remote};
-  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, channel), "MPI_Allreduce");
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
   return counts[1] > 0 && 2 * counts[0] >= counts[1];
 }
 
