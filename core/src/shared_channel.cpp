@@ -34,6 +34,7 @@ struct Family {
   long long current_first = 0;                           // the lease that opened `current`
   int ranges = 0;                                        // ranges `current` holds
   int range_size = 0;                                    // tags per range on `current`
+  int node_count = 0;  // machine nodes of the group, once a member found them (0: not yet)
 };
 using FamilyRef = std::shared_ptr<Family>;
 
@@ -132,6 +133,18 @@ ChannelLease lease_channel(MPI_Comm comm, const char* caller, std::span<long lon
   family->leases = lease + 1;
   const auto range = static_cast<int>(lease - family->current_first);
   return {family->current, 1 + range * family->range_size, family->range_size};
+}
+
+int family_node_count(MPI_Comm comm) {
+  const FamilyRef family = family_of(comm);
+  const std::lock_guard lock(family->mutex);
+  return family->node_count;
+}
+
+void remember_family_node_count(MPI_Comm comm, int node_count) {
+  const FamilyRef family = family_of(comm);
+  const std::lock_guard lock(family->mutex);
+  family->node_count = node_count;
 }
 
 }  // namespace distopo

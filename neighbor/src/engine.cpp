@@ -2,9 +2,9 @@
 // the checks, then the form's posting and completion. Any failed check takes
 // the no-hang path (the rank still exchanges empty messages) except for
 // persistent inits, where nothing was sent yet: there the rank only takes
-// part in what the others' inits agree on (auto's choice, the relays' sizes). A failure while posting or completing is the collective's
-// error, raised where its form completes: at once (blocking), at MPI_Wait
-// and friends (non-blocking, persistent).
+// part in what the others' inits agree on (auto's choice, the relays' sizes). A failure while posting or completing is
+// the collective's error, raised where its form completes: at once (blocking), at MPI_Wait and friends (non-blocking,
+// persistent).
 #include "engine.hpp"
 
 #include <array>
@@ -124,6 +124,7 @@ PlanSettings read_settings(MPI_Comm comm) {
   if (const auto text = setting(info, kept->ranks_per_node, kRanksPerNodeInfoKey, kRanksPerNodeEnv)) {
     s.ranks_per_node = parse_positive(text->c_str());
   }
+  s.known_node_count = family_node_count(comm);
   return s;
 }
 
@@ -134,7 +135,7 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
   // A plan is needed. Its settings are agreed in the channel's lease on the
   // communicator's first collective, in an allreduce of their own later
   // (after set_neighbor_info, or a new topology record).
-  const PlanSettings settings = read_settings(comm);
+  PlanSettings settings = read_settings(comm);
   SettingsAgreement agreement(settings);
   if (state == nullptr) {
     auto owned = std::make_unique<NeighborState>();
@@ -146,6 +147,7 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
     agreement.reduce(comm);
   }
   agreement.check(caller);
+  settings.known_node_count = agreement.agreed_node_count();
   const Tags tags = next_tags(*state);
   state->plan = make_plan(comm, record, state->rank, settings, state->channel.get(), tags.direct);
   state->persistent_auto.reset();

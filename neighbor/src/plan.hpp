@@ -201,6 +201,10 @@ struct PlanSettings {
   NeighborAlgorithm algorithm = NeighborAlgorithm::automatic;
   long long aggregate_max_bytes = -1;  // -1: the algorithm's default
   int ranks_per_node = 0;              // 0: MPI_Comm_split_type's nodes
+  // Not a setting: the machine nodes of the communicator's channel family as
+  // a member found them (family_node_count; 0: not yet). Agreed with the
+  // settings, but ranks that differ only make it unknown, not an error.
+  int known_node_count = 0;
 };
 PlanSettings read_settings(MPI_Comm comm);
 
@@ -214,8 +218,10 @@ struct SettingsAgreement {
   // After the reduction: a setting that differs between ranks is MPI_ERR_ARG
   // on every rank, naming `caller`.
   void check(const char* caller) const;
+  // After the reduction: the known node count if every rank knew the same, else 0.
+  [[nodiscard]] int agreed_node_count() const;
 
-  std::array<long long, 6> values;
+  std::array<long long, 8> values;
 };
 
 // `settings` agreed by every rank of `comm` (`rank` in it). Local for the
@@ -234,7 +240,9 @@ std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& recor
 // aggregation has blocks to merge); the direct plan otherwise. Its blocks of
 // more than kAutoAggregateMaxBytes (or the setting) go direct, and an init
 // whose remote blocks are mostly larger runs the direct plan
-// (auto_aggregates). Collective over `comm`, like make_plan for aggregation.
+// (auto_aggregates). Collective over `comm`, like make_plan for aggregation,
+// unless the settings know that the family's group is on one node (then
+// local); it tells the family what it found.
 // Why these bars: docs/design/neighbor-collectives.md, "When auto takes it".
 inline constexpr int kAutoBlocksPerNodePair = 2;
 inline constexpr std::uint64_t kAutoAggregateMaxBytes = 256;

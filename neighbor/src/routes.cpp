@@ -13,6 +13,7 @@
 
 #include "distopo/core/comm.hpp"
 #include "distopo/core/error.hpp"
+#include "distopo/core/shared_channel.hpp"
 #include "plan.hpp"
 
 namespace distopo::detail {
@@ -367,12 +368,16 @@ SettingsAgreement::SettingsAgreement(const PlanSettings& settings)
              settings.aggregate_max_bytes,
              -settings.aggregate_max_bytes,
              settings.ranks_per_node,
-             -settings.ranks_per_node} {}
+             -settings.ranks_per_node,
+             settings.known_node_count,
+             -settings.known_node_count} {}
 
 void SettingsAgreement::reduce(MPI_Comm comm) {
   check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MAX, comm),
             "MPI_Allreduce");
 }
+
+int SettingsAgreement::agreed_node_count() const { return values[6] == -values[7] ? static_cast<int>(values[6]) : 0; }
 
 void SettingsAgreement::check(const char* caller) const {
   const char* names[] = {"distopo_neighbor_algorithm (DISTOPO_NEIGHBOR_ALGORITHM)",
@@ -452,8 +457,9 @@ std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const Topol
                                                       const PlanSettings& settings, MPI_Comm channel, int tag) {
   std::shared_ptr<Plan> plan = direct_plan(record, rank, NeighborAlgorithm::automatic);
   // Declared nodes are one machine cut up for testing, where relays only add copies.
-  if (settings.ranks_per_node > 0) return plan;
+  if (settings.ranks_per_node > 0 || settings.known_node_count == 1) return plan;
   plan_routes(*plan, comm, rank, settings, channel, tag, true, kAutoAggregateMaxBytes);
+  remember_family_node_count(comm, plan->selection.node_count);
   return plan;
 }
 

@@ -59,4 +59,10 @@ void share_channels(MPI_Comm parent, MPI_Comm derived);
 // first use of `comm` pays one collective, not two.
 ChannelLease lease_channel(MPI_Comm comm, const char* caller, std::span<long long> also_max = {});
 
+// The machine nodes of the family's group (MPI_Comm_split_type's), as a
+// member found them: their count, 0 until one did. Local: ranks may differ
+// (members used in different orders), so callers agree before relying on it.
+int family_node_count(MPI_Comm comm);
+void remember_family_node_count(MPI_Comm comm, int node_count);
+
 }  // namespace distopo
