@@ -49,7 +49,9 @@ struct NeighborAlgorithmChoice {
   NeighborAlgorithm algorithm;  // what the collectives use: direct or aggregated
   // With aggregation, blocks of at most this many bytes take the relays.
   std::uint64_t aggregate_max_bytes;
-  int node_count;       // machine nodes of the communicator's ranks (aggregated only; 1 otherwise)
+  // Machine nodes of the ranks where the plan looked for them (aggregated,
+  // and auto's persistent form), 1 otherwise.
+  int node_count;
   bool emulated_nodes;  // nodes from distopo_ranks_per_node (aggregated only)
 };
 
