@@ -222,9 +222,10 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   // The lists, where the received ends are. Where a rank may be a hub, a rank
   // done early waits politely in a barrier entered after the lists: entered
   // before them, it would let go of any rank whose rounds need no message the
-  // hub sends only once it polls again.
+  // hub sends only once it polls again. Asleep there, the others leave a
+  // core to the hub's sort.
   NativeReservation mirror = inbox.take_mirror();
-  DistGraphTopology lists = std::move(inbox).lists();
+  DistGraphTopology lists = std::move(inbox).lists(agreement.any_hub());
   clock.mark("lists");
   if (agreement.any_hub()) {
     MPI_Request barrier = MPI_REQUEST_NULL;

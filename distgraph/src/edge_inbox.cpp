@@ -244,7 +244,7 @@ void EdgeInbox::discard() {
   mirror_ = NativeReservation();
 }
 
-DistGraphTopology EdgeInbox::lists() && {
+DistGraphTopology EdgeInbox::lists(bool spare_core) && {
   if (mixed()) expand_into_keys();
   if (pieces_.size() == 0 && !own_) return std::move(*this).lists_of_keys();
 
@@ -261,7 +261,8 @@ DistGraphTopology EdgeInbox::lists() && {
   }
   const std::size_t assembled = assembled_ends();
   const PieceData data{received_.data(), own_ ? own_->weights() : nullptr};
-  write_pieces(pieces_.items(), data, weighted_ ? room_.data() : nullptr, weighted_ ? received_.data() : room_.data());
+  write_pieces(pieces_.items(), data, weighted_ ? room_.data() : nullptr, weighted_ ? received_.data() : room_.data(),
+               spare_core);
   if (own_assembled) own_.reset();
   if (weighted_) {
     received_.resize_within(assembled);

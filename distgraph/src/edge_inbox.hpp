@@ -78,8 +78,9 @@ class EdgeInbox {
   NativeReservation take_mirror() { return std::move(mirror_); }
 
   // The record: each list sorted by (rank, weight). Allocates nothing that
-  // it cannot do without.
-  DistGraphTopology lists() &&;
+  // it cannot do without. `spare_core`: another core idles meanwhile
+  // (sort_groups, edge_lists.hpp).
+  DistGraphTopology lists(bool spare_core = false) &&;
 
  private:
   struct Placed {

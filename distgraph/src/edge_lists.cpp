@@ -1,12 +1,17 @@
 #include "edge_lists.hpp"
 
+#include <sched.h>
+
 #include <Kokkos_Core.hpp>
 #include <Kokkos_UniqueToken.hpp>
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <new>
 #include <optional>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -96,6 +101,35 @@ std::vector<std::uint32_t> counters_if_memory(std::size_t n) {
   }
 }
 
+// Whether the scheduler may run this process on two cores at once (a rank
+// pinned to one core gains nothing from a second thread).
+bool may_run_on_two_cores() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  return sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) >= 2;
+}
+
+// The groups taken in turn by this thread and one more, each with counters
+// of its own. False, having sorted nothing, without memory or a thread.
+bool sort_on_two_threads(std::size_t groups, std::size_t per_thread,
+                         const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
+  std::vector<std::uint32_t> counters = counters_if_memory(2 * per_thread);
+  if (counters.empty()) return false;
+  std::atomic<std::size_t> next{0};
+  const auto take_groups = [&](std::uint32_t* own) {
+    for (std::size_t g = next.fetch_add(1); g < groups; g = next.fetch_add(1)) sort(g, own);
+  };
+  std::thread helper;
+  try {
+    helper = std::thread(take_groups, counters.data() + per_thread);
+  } catch (const std::system_error&) {
+    return false;
+  }
+  take_groups(counters.data());
+  helper.join();
+  return true;
+}
+
 }  // namespace
 
 void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, std::uint32_t all,
@@ -113,7 +147,7 @@ void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, 
                 counts);
 }
 
-void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks) {
+void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, bool spare_core) {
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
     return a.direction_rank != b.direction_rank ? a.direction_rank < b.direction_rank : a.weight < b.weight;
   });
@@ -140,11 +174,15 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
     for (const Piece& group : pieces.first(groups)) {
       if (!group.sorted) largest = std::max<std::size_t>(largest, group.count);
     }
-    sort_groups(groups, largest, [&](std::size_t g, std::uint32_t* counters) {
-      const Piece& group = pieces[g];
-      if (group.sorted) return;
-      sort_weights(weights + group.offset, ranks + group.offset, group.count, group.any_bits, group.all_bits, counters);
-    });
+    sort_groups(
+        groups, largest,
+        [&](std::size_t g, std::uint32_t* counters) {
+          const Piece& group = pieces[g];
+          if (group.sorted) return;
+          sort_weights(weights + group.offset, ranks + group.offset, group.count, group.any_bits, group.all_bits,
+                       counters);
+        },
+        spare_core);
   }
   for (const Piece& group : pieces.first(groups)) {
     std::fill_n(ranks + group.offset, group.count, rank_of(group.direction_rank));
@@ -152,7 +190,7 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
 }
 
 void sort_groups(std::size_t groups, std::size_t largest,
-                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort) {
+                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort, bool spare_core) {
   if (largest < 2) return;  // nothing to sort
   // Groups below kMinWeightsToRadix are sorted without counters.
   const std::size_t per_thread = largest < kMinWeightsToRadix ? 0 : RadixPlan::counters_for(largest, 31);
@@ -175,6 +213,10 @@ void sort_groups(std::size_t groups, std::size_t largest,
       Exec().fence();
       return;
     }
+  }
+  if (spare_core && groups > 1 && largest >= kMinWeightsForSecondThread && may_run_on_two_cores() &&
+      sort_on_two_threads(groups, per_thread, sort)) {
+    return;
   }
   std::vector<std::uint32_t> counters = counters_if_memory(per_thread);
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());

@@ -43,8 +43,8 @@ struct PieceData {
 // `ranks`, which may be `data.received` (read before it is written: it is
 // scratch for the sort, then the ranks); both hold the pieces' ends in all.
 // Unweighted (`weights` null): only the ranks. Allocates nothing that it
-// cannot do without.
-void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks);
+// cannot do without. `spare_core`: as sort_groups.
+void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, bool spare_core = false);
 
 // Sorts `n` weights that use only the bits of `any` (all having those of
 // `all`) ascending, with `scratch` (n ints) beside them and `counts`
@@ -56,9 +56,13 @@ void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, 
 // `largest` weights (none when no group has two): on Kokkos' host threads,
 // each with radix counters of its own, when Kokkos runs with more than one; in
 // order otherwise. `counters` is null when no group needs them or there is no
-// memory for them (sort_weights then needs none).
+// memory for them (sort_weights then needs none). `spare_core`: another core
+// idles meanwhile (the other ranks wait asleep for this one, a hub), so with
+// Kokkos on one thread, groups of at least kMinWeightsForSecondThread are
+// shared with a thread of our own where the process may run on two cores.
+inline constexpr std::size_t kMinWeightsForSecondThread = std::size_t{1} << 18;
 void sort_groups(std::size_t groups, std::size_t largest,
-                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort);
+                 const std::function<void(std::size_t group, std::uint32_t* counters)>& sort, bool spare_core = false);
 
 // The lists of single ends `keys` (any order) in their own memory, laid out
 // as [ranks of every end in list order | their weights]: sorted, then

@@ -11,6 +11,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <map>
 #include <random>
@@ -400,6 +401,34 @@ TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
         EXPECT_EQ(weights, expected) << "n " << n << " bits " << bits << " shift " << shift;
       }
     }
+  }
+}
+
+// With a spare core, large groups are shared between this thread and one
+// more: every group sorted exactly once, each with counters no other group
+// uses at the same time (checked by sorting with them).
+TEST_F(EdgeLists, SortGroupsOnASpareCoreSortsEachGroupOnce) {
+  constexpr std::size_t kGroups = 7;
+  const std::size_t n = distopo::detail::kMinWeightsForSecondThread;
+  std::mt19937_64 random(31);
+  std::vector<std::vector<int>> groups(kGroups, std::vector<int>(n));
+  for (auto& group : groups) {
+    for (int& w : group) w = static_cast<int>(random() & 0x3fffffff);
+  }
+  std::vector<std::vector<int>> expected = groups;
+  for (auto& group : expected) std::sort(group.begin(), group.end());
+  std::vector<std::vector<int>> scratch(kGroups, std::vector<int>(n));
+  std::vector<std::atomic<int>> calls(kGroups);
+  distopo::detail::sort_groups(
+      kGroups, n,
+      [&](std::size_t g, std::uint32_t* counters) {
+        ++calls[g];
+        distopo::detail::sort_weights(groups[g].data(), scratch[g].data(), n, 0x3fffffff, 0, counters);
+      },
+      true);
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    EXPECT_EQ(calls[g].load(), 1) << "group " << g;
+    EXPECT_EQ(groups[g], expected[g]) << "group " << g;
   }
 }
 
