@@ -4,6 +4,7 @@
 // message per destination rank (formats in relay_exchange.cpp).
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "relay_run.hpp"
@@ -22,6 +23,51 @@ std::ptrdiff_t find_rank(const std::vector<Member>& members, int rank) {
   const auto it =
       std::lower_bound(members.begin(), members.end(), rank, [](const Member& m, int r) { return m.rank < r; });
   return it != members.end() && it->rank == rank ? it - members.begin() : -1;
+}
+
+// `out` laid out as the `header` words, then each piece's (blocks, bytes),
+// then the pieces' data in order.
+template <class Piece>
+void pack_pieces(std::vector<unsigned char>& out, std::initializer_list<Word> header,
+                 const std::vector<Piece>& pieces) {
+  const std::size_t table = header.size() + 2 * pieces.size();
+  std::size_t bytes = table * kWord;
+  for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
+  out.resize(bytes);
+  std::size_t word = 0;
+  for (const Word value : header) put(out, word++, value);
+  std::size_t at = table * kWord;
+  for (const Piece& q : pieces) {
+    put(out, word++, q.blocks);
+    put(out, word++, q.bytes);
+    if (q.bytes > 0) std::memcpy(out.data() + at, q.data, static_cast<std::size_t>(q.bytes));
+    at += static_cast<std::size_t>(q.bytes);
+  }
+}
+
+// The `count` pieces of `data` laid out as pack_pieces does after `header`
+// words, each handed to take(n, piece). A message too short for its table
+// gives dropped pieces, a piece longer than what follows an empty one, and
+// either truncated() once per shortfall.
+template <class Piece, class Truncated, class Take>
+void unpack_pieces(const std::vector<unsigned char>& data, std::size_t header, std::size_t count,
+                   const Truncated& truncated, const Take& take) {
+  std::size_t offset = (header + 2 * count) * kWord;
+  const bool whole = data.size() >= offset;
+  if (!whole) truncated();
+  for (std::size_t n = 0; n < count; ++n) {
+    Piece piece;
+    piece.blocks = kDropped;
+    if (whole) {
+      piece = {data.data() + offset, get(data.data(), header + 2 * n), get(data.data(), header + 2 * n + 1)};
+      if (offset + piece.bytes > data.size()) {
+        truncated();
+        piece.bytes = 0;
+      }
+      offset += static_cast<std::size_t>(piece.bytes);
+    }
+    take(n, piece);
+  }
 }
 
 }  // namespace
@@ -85,46 +131,20 @@ void RelayExchange::take_participant(std::size_t who, int rc) noexcept {
     data.clear();
   }
   const auto& groups = r.participants[who].groups;
-  std::size_t offset = 2 * kWord * groups.size();
-  if (data.size() < offset) {
-    fail(MPI_ERR_TRUNCATE, true, from);
-    offset = data.size();
-  }
-  for (std::size_t n = 0; n < groups.size(); ++n) {
-    Piece piece;
-    if (2 * kWord * groups.size() <= data.size()) {
-      piece = {data.data() + offset, get(data.data(), 2 * n), get(data.data(), 2 * n + 1)};
-      if (offset + piece.bytes > data.size()) {
-        fail(MPI_ERR_TRUNCATE, true, from);
-        piece.bytes = 0;
-      }
-      offset += static_cast<std::size_t>(piece.bytes);
-    } else {
-      piece.blocks = kDropped;
-    }
-    const auto [p, g] = groups[n];
-    run.out_pieces[static_cast<std::size_t>(p)][static_cast<std::size_t>(g)] = piece;
-    if (--run.out_pair_left[static_cast<std::size_t>(p)] > 0) continue;
-    // The pair is complete: one message to its receive relay.
-    const auto& pieces = run.out_pieces[static_cast<std::size_t>(p)];
-    std::size_t bytes = (2 + 2 * pieces.size()) * kWord;
-    for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
-    auto& out = run.out_pairs[static_cast<std::size_t>(p)];
-    out.resize(bytes);
-    put(out, 0, static_cast<Word>(r.node));
-    put(out, 1, static_cast<Word>(r.send_pairs[static_cast<std::size_t>(p)].lane));
-    std::size_t at = (2 + 2 * pieces.size()) * kWord;
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-      put(out, 2 + 2 * i, pieces[i].blocks);
-      put(out, 3 + 2 * i, pieces[i].bytes);
-      if (pieces[i].bytes > 0) std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
-      at += static_cast<std::size_t>(pieces[i].bytes);
-    }
-    const int y = r.send_pairs[static_cast<std::size_t>(p)].partner;
-    const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, y, run.tags.relay, channel_,
-                                  &run.out_pair_requests[static_cast<std::size_t>(p)]);
-    if (posted != MPI_SUCCESS) fail(posted, false, y);
-  }
+  unpack_pieces<Piece>(
+      data, 0, groups.size(), [&] { fail(MPI_ERR_TRUNCATE, true, from); },
+      [&](std::size_t n, const Piece& piece) {
+        const auto p = static_cast<std::size_t>(groups[n].first);
+        run.out_pieces[p][static_cast<std::size_t>(groups[n].second)] = piece;
+        if (--run.out_pair_left[p] > 0) return;
+        // The pair is complete: one message to its receive relay.
+        auto& out = run.out_pairs[p];
+        pack_pieces(out, {static_cast<Word>(r.node), static_cast<Word>(r.send_pairs[p].lane)}, run.out_pieces[p]);
+        const int y = r.send_pairs[p].partner;
+        const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(out.size()), MPI_PACKED, y, run.tags.relay,
+                                      channel_, &run.out_pair_requests[p]);
+        if (posted != MPI_SUCCESS) fail(posted, false, y);
+      });
 }
 
 void RelayExchange::step_receive_relay() noexcept {
@@ -189,45 +209,23 @@ void RelayExchange::take_pair(std::size_t p, std::vector<unsigned char>& message
   const auto it = r.receive_pairs.begin() + static_cast<std::ptrdiff_t>(p);
   auto& data = run.in_pairs[p];
   data.swap(message);
-  const std::size_t groups = it->to.size();
-  std::size_t offset = (2 + 2 * groups) * kWord;
-  const bool whole = data.size() >= offset;
-  if (!whole) fail(MPI_ERR_TRUNCATE, true, from);
-  for (std::size_t g = 0; g < groups; ++g) {
-    Piece piece;
-    piece.blocks = kDropped;
-    if (whole) {
-      piece = {data.data() + offset, get(data.data(), 2 + 2 * g), get(data.data(), 3 + 2 * g)};
-      if (offset + piece.bytes > data.size()) {
-        fail(MPI_ERR_TRUNCATE, true, from);
-        piece.bytes = 0;
-      }
-      offset += static_cast<std::size_t>(piece.bytes);
-    }
-    const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
-    run.dest_pieces[d][run.position[p][g]] = piece;
-    if (--run.dest_left[d] > 0) continue;
-    const auto& pieces = run.dest_pieces[d];
-    std::size_t bytes = 2 * pieces.size() * kWord;
-    for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
-    auto& out = run.to_destinations[d];
-    out.resize(bytes);
-    std::size_t at = 2 * pieces.size() * kWord;
-    for (std::size_t i = 0; i < pieces.size(); ++i) {
-      put(out, 2 * i, pieces[i].blocks);
-      put(out, 2 * i + 1, pieces[i].bytes);
-      if (pieces[i].bytes > 0) std::memcpy(out.data() + at, pieces[i].data, static_cast<std::size_t>(pieces[i].bytes));
-      at += static_cast<std::size_t>(pieces[i].bytes);
-    }
-    const int b = r.destinations[d].rank;
-    if (b == origin_.rank) {
-      hand_over(out);
-      continue;
-    }
-    const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(bytes), MPI_PACKED, b, run.tags.scatter, channel_,
-                                  &run.to_destination_requests[d]);
-    if (posted != MPI_SUCCESS) fail(posted, false, b);
-  }
+  unpack_pieces<Piece>(
+      data, 2, it->to.size(), [&] { fail(MPI_ERR_TRUNCATE, true, from); },
+      [&](std::size_t g, const Piece& piece) {
+        const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
+        run.dest_pieces[d][run.position[p][g]] = piece;
+        if (--run.dest_left[d] > 0) return;
+        auto& out = run.to_destinations[d];
+        pack_pieces(out, {}, run.dest_pieces[d]);
+        const int b = r.destinations[d].rank;
+        if (b == origin_.rank) {
+          hand_over(out);
+          return;
+        }
+        const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(out.size()), MPI_PACKED, b, run.tags.scatter,
+                                      channel_, &run.to_destination_requests[d]);
+        if (posted != MPI_SUCCESS) fail(posted, false, b);
+      });
 }
 
 // This rank is its own receive relay: what it would send itself is taken as
