@@ -7,6 +7,7 @@
 // persistent).
 #include "engine.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <memory>
@@ -210,17 +211,13 @@ void learn_relay_sizes(const NeighborState& state, const std::shared_ptr<const P
 // relay size, all).
 template <class Blocks>
 std::array<long long, 2> remote_block_counts(const Plan& plan, const Blocks& blocks) {
-  std::array<long long, 2> counts{0, 0};
-  for (const RemoteGroup& group : plan.routes->sends) {
-    for (int slot : group.slots) {
-      const Block block = blocks.send(slot);
-      MPI_Count size = 0;
-      mpi::type_size(block.type, &size);
-      if (static_cast<std::uint64_t>(size * block.count) <= plan.selection.aggregate_max_bytes) ++counts[0];
-      ++counts[1];
-    }
-  }
-  return counts;
+  GroupBlocks sends;
+  collect_groups(
+      plan.routes->sends, [&](int slot) { return blocks.send(slot); }, sends);
+  const auto small = std::count_if(sends.bytes.begin(), sends.bytes.end(), [&](MPI_Count bytes) {
+    return static_cast<std::uint64_t>(bytes) <= plan.selection.aggregate_max_bytes;
+  });
+  return {static_cast<long long>(small), static_cast<long long>(sends.bytes.size())};
 }
 
 // The plan a persistent init runs: the communicator's, or under auto the

@@ -151,10 +151,12 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
     for (std::size_t n = 0; n < message.groups.size(); ++n) {
       const auto g = static_cast<std::size_t>(message.groups[n]);
       Word blocks = drop_ ? kDropped : 0, bytes = 0;
-      for (std::size_t k = drop_ ? 0 : sends.first[g]; !drop_ && k < sends.first[g + 1]; ++k) {
-        if (static_cast<std::uint64_t>(sends.bytes[k]) > limit) continue;
-        ++blocks;
-        bytes += static_cast<Word>(sends.bytes[k]);
+      if (!drop_) {
+        for (std::size_t k = sends.first[g]; k < sends.first[g + 1]; ++k) {
+          if (static_cast<std::uint64_t>(sends.bytes[k]) > limit) continue;
+          ++blocks;
+          bytes += static_cast<Word>(sends.bytes[k]);
+        }
       }
       put(headers[i], 2 * n, blocks);
       put(headers[i], 2 * n + 1, bytes);
