@@ -4,12 +4,16 @@
 //   max_time_s           max over ranks of the call's time, median over reps
 //   peak_bytes_per_rank  heap the call added on the worst rank (measured by the
 //                        malloc counter of heap_meter.cpp), median over reps
+//   page_faults_max      page faults of the call on the worst rank, median over
+//                        reps: fresh pages, which the allocator may hand out
+//                        anew in every call
 //   mode, time_s, bytes_per_rank  "real", and the two figures above under the
 //                        names of the simulated rows (docs/results/scaling/)
 // The two implementations alternate within every repetition, so machine noise
 // hits both alike; compare them as ratios of the same run.
 // Run: mpiexec -n P distgraph_scaling [--family ring,powerlaw] [--reps 11] ...
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -60,7 +64,14 @@ struct Settings {
 struct Sample {
   double seconds = 0;
   std::optional<std::size_t> extra_heap;
+  long page_faults = 0;
 };
+
+long page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt + usage.ru_majflt;
+}
 
 // `distopo_info`: the info distopo's create is given (MPICH's gets none).
 MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted, MPI_Comm comm = MPI_COMM_WORLD,
@@ -89,9 +100,11 @@ Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bo
 #ifndef DISTOPO_NO_HEAP_METER
   const std::size_t baseline = heap_meter::reset_peak();
 #endif
+  const long faults = page_faults();
   const double start = MPI_Wtime();
   MPI_Comm graph = create(impl, edges, weighted, comm, distopo_info);
   sample.seconds = MPI_Wtime() - start;
+  sample.page_faults = page_faults() - faults;
 #ifndef DISTOPO_NO_HEAP_METER
   sample.extra_heap = heap_meter::peak_bytes() - baseline;
 #endif
@@ -198,15 +211,18 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
   }
   std::vector<std::vector<double>> times(impls.size());
   std::vector<std::vector<double>> heaps(impls.size());
+  std::vector<std::vector<double>> faults(impls.size());
   for (int rep = 0; rep < settings.reps; ++rep) {
     for (std::size_t k = 0; k < impls.size(); ++k) {
       // Alternate which implementation goes first, so neither always runs on a warm cache.
       const std::size_t which = (k + static_cast<std::size_t>(rep)) % impls.size();
       const Sample sample = timed_create(impls[which], edges, weighted, settings.fresh_comm, distopo_info);
-      double worst[2] = {sample.seconds, sample.extra_heap ? static_cast<double>(*sample.extra_heap) : -1.0};
-      MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      double worst[3] = {sample.seconds, sample.extra_heap ? static_cast<double>(*sample.extra_heap) : -1.0,
+                         static_cast<double>(sample.page_faults)};
+      MPI_Allreduce(MPI_IN_PLACE, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       times[which].push_back(worst[0]);
       heaps[which].push_back(worst[1]);
+      faults[which].push_back(worst[2]);
     }
   }
   const bool same = impls.size() == 2 ? same_neighbors(edges, weighted) : true;
@@ -232,6 +248,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"indegree_max", indegree_max}};
       const double heap = median(heaps[k]);
       line["peak_bytes_per_rank"] = heap < 0 ? nlohmann::json(nullptr) : nlohmann::json(static_cast<long long>(heap));
+      line["page_faults_max"] = static_cast<long long>(median(faults[k]));
       // The simulated study's names too (docs/results/scaling/), so one file can hold both.
       line["mode"] = "real";
       line["time_s"] = line["max_time_s"];
