@@ -260,6 +260,7 @@ DistGraphTopology EdgeInbox::lists(bool spare_core) && {
     });
   }
   const std::size_t assembled = assembled_ends();
+  room_.refit(assembled);
   const PieceData data{received_.data(), own_ ? own_->weights() : nullptr};
   write_pieces(pieces_.items(), data, weighted_ ? room_.data() : nullptr, weighted_ ? received_.data() : room_.data(),
                spare_core);
