@@ -1,6 +1,7 @@
 """The rows of compare_builds.sh as a table: per (P, edges per rank,
 family) the median time of each build over the runs and their ratio
-(after / before), with the range of the single runs.
+(after / before), with the range of the single runs; where the rows count
+page faults (page_faults_max), the median count of each build too.
 
     python3 docs/results/distinct/compare_table.py ROWS.jsonl
 """
@@ -11,19 +12,32 @@ import sys
 
 def main():
     times = {}
+    faults = {}
     for line in open(sys.argv[1]):
         row = json.loads(line)
         key = (row["P"], row["edges_per_rank"], row["family"])
         times.setdefault(key, {}).setdefault(row["label"], []).append(row["time_s"] * 1e3)
-    print("| P | edges/rank | family | before ms (range) | after ms (range) | after / before |")
-    print("|---:|---:|---|---|---|---:|")
+        if "page_faults_max" in row:
+            faults.setdefault(key, {}).setdefault(row["label"], []).append(row["page_faults_max"])
+    with_faults = bool(faults)
+    head = "| P | edges/rank | family | before ms (range) | after ms (range) | after / before |"
+    rule = "|---:|---:|---|---|---|---:|"
+    if with_faults:
+        head += " page faults before / after |"
+        rule += "---:|"
+    print(head)
+    print(rule)
     for key in sorted(times):
         before, after = times[key].get("before"), times[key].get("after")
         if not before or not after:
             continue
         cells = [f"{statistics.median(t):.2f} ({min(t):.2f}-{max(t):.2f})" for t in (before, after)]
         ratio = statistics.median(after) / statistics.median(before)
-        print(f"| {key[0]} | {key[1]} | {key[2]} | {cells[0]} | {cells[1]} | {ratio:.2f} |")
+        line = f"| {key[0]} | {key[1]} | {key[2]} | {cells[0]} | {cells[1]} | {ratio:.2f} |"
+        if with_faults:
+            counts = [faults.get(key, {}).get(label) for label in ("before", "after")]
+            line += " " + " / ".join(f"{statistics.median(c):.0f}" if c else "-" for c in counts) + " |"
+        print(line)
 
 
 if __name__ == "__main__":
