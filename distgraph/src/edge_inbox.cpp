@@ -205,6 +205,23 @@ Rejection EdgeInbox::adopt_own_list(OwnList list, std::size_t neighbors, int sel
   return reserve_room();
 }
 
+void EdgeInbox::reserve_exact_room(std::size_t ends) {
+  // The first reservations take the room exactly: freed with the
+  // communicator, a block of the size the next create asks for comes back
+  // from glibc's heap, its pages mapped, where one grown by half lay above
+  // the mmap threshold and came as fresh pages each time
+  // (docs/design/distgraph-create.md, "The room in the size it needs").
+  // Beyond them, where many small messages would each cost an allocation,
+  // it grows by half.
+  constexpr std::size_t kExactReservations = 64;
+  if (room_reservations_ < kExactReservations) {
+    if (ends > room_.capacity()) ++room_reservations_;
+    room_.reserve(ends);
+  } else {
+    room_.reserve_growing(ends);
+  }
+}
+
 Rejection EdgeInbox::reserve_room() {
   try {
     const std::uint64_t ends = in_ + out_;
@@ -214,7 +231,7 @@ Rejection EdgeInbox::reserve_room() {
       if (weighted_) room_.reserve_growing(ends);
     } else if (pieces_.size() > 0 || own_) {
       const std::uint64_t assembled = assembled_ends();
-      room_.reserve_growing(assembled);
+      reserve_exact_room(assembled);
       if (weighted_) received_.reserve_growing(assembled);
       // The own list is cut into pieces when its direction has others.
       if (own_ && pieces_in(own_->out())) pieces_.reserve_growing(pieces_.size() + own_groups_);
@@ -241,6 +258,7 @@ void EdgeInbox::discard() {
   own_.reset();
   own_groups_ = 0;
   room_.release();
+  room_reservations_ = 0;
   mirror_ = NativeReservation();
 }
 
@@ -260,7 +278,6 @@ DistGraphTopology EdgeInbox::lists(bool spare_core) && {
     });
   }
   const std::size_t assembled = assembled_ends();
-  room_.refit(assembled);
   const PieceData data{received_.data(), own_ ? own_->weights() : nullptr};
   write_pieces(pieces_.items(), data, weighted_ ? room_.data() : nullptr, weighted_ ? received_.data() : room_.data(),
                spare_core);

@@ -99,6 +99,7 @@ class EdgeInbox {
   Rejection count_ends(bool out, std::uint64_t ends);
   // Takes the room the lists need for what arrived so far.
   Rejection reserve_room();
+  void reserve_exact_room(std::size_t ends);  // throws std::bad_alloc
   // Mixed ends (single and in runs): all as single ends, in their room.
   void expand_into_keys();
   DistGraphTopology lists_of_keys() &&;
@@ -124,10 +125,11 @@ class EdgeInbox {
   GrowingBuffer<Piece> pieces_;
   std::size_t pieces_per_direction_[2] = {0, 0};
   std::optional<OwnList> own_;
-  std::size_t own_groups_ = 0;  // distinct ranks in the own list
-  GrowingBuffer<int> room_;     // the lists' room (lists())
-  DistGraphBuffer record_;      // the record's shared storage
-  NativeReservation mirror_;    // MPICH's copy of the lists, held from the exchange on
+  std::size_t own_groups_ = 0;         // distinct ranks in the own list
+  GrowingBuffer<int> room_;            // the lists' room (lists())
+  std::size_t room_reservations_ = 0;  // times the room grew (reserve_exact_room)
+  DistGraphBuffer record_;             // the record's shared storage
+  NativeReservation mirror_;           // MPICH's copy of the lists, held from the exchange on
 };
 
 }  // namespace distopo::detail

@@ -89,22 +89,6 @@ class GrowingBuffer {
   void reserve_growing(std::size_t capacity) {
     if (capacity > capacity_) reserve(std::max(capacity, capacity_ + capacity_ / 2));
   }
-  // An empty buffer's room made exactly `capacity` items, where an allocation
-  // of that size succeeds (otherwise the room stays as it was): a block
-  // grown by half and later shrunk was above glibc's mmap threshold when
-  // taken, so it comes as fresh pages every time, where a block of the size
-  // freed last comes from the heap, its pages already mapped.
-  void refit(std::size_t capacity) noexcept {
-    if (size_ != 0 || capacity == capacity_ || capacity == 0 ||
-        capacity > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-      return;
-    }
-    void* fitted = std::malloc(capacity * sizeof(T));
-    if (fitted == nullptr) return;
-    advise_huge_pages(fitted, capacity * sizeof(T));
-    std::free(std::exchange(items_, static_cast<T*>(fitted)));
-    capacity_ = capacity;
-  }
   // `size` items (at most the capacity), those beyond the old size left as
   // they are in memory.
   void resize_within(std::size_t size) { size_ = std::min(size, capacity_); }

@@ -560,23 +560,3 @@ TEST(EndTally, GivesUpWhenItsFirstEdgesBarelyRepeat) {
 }
 
 }  // namespace
-
-// The lists' room, reserved by half steps while messages arrive, is made
-// exactly the size the lists need before they are written; a buffer that
-// holds items keeps its block.
-TEST(GrowingBuffer, RefitMakesAnEmptyBufferExactlyTheSizeNeeded) {
-  distopo::detail::GrowingBuffer<int> room;
-  room.reserve_growing(1000);
-  room.reserve_growing(1001);  // grows by half: 1500
-  ASSERT_EQ(room.capacity(), 1500u);
-  room.refit(1001);
-  EXPECT_EQ(room.capacity(), 1001u);
-  room.refit(0);
-  EXPECT_EQ(room.capacity(), 1001u);
-  int* const items = room.append(1001);
-  std::fill_n(items, 1001, 7);
-  room.refit(5000);  // holds items: unchanged
-  EXPECT_EQ(room.capacity(), 1001u);
-  EXPECT_EQ(room.size(), 1001u);
-  EXPECT_TRUE(std::all_of(room.data(), room.data() + 1001, [](int item) { return item == 7; }));
-}
