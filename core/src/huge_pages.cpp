@@ -1,7 +1,10 @@
 #include "distopo/core/huge_pages.hpp"
 
+#include <malloc.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 
@@ -24,9 +27,16 @@ void advise_huge_pages(void* block, std::size_t bytes) noexcept {
 #ifdef MADV_HUGEPAGE
   const std::size_t page = huge_page_bytes();
   if (page == 0 || bytes < 2 * page) return;
+  // Every page of the block's allocation, not only the huge pages inside it:
+  // glibc maps a large block on its own and grows it with mremap, which
+  // fails (and realloc copies the whole block to fresh pages) once the
+  // advice has split the mapping in two kinds. malloc_usable_size reaches
+  // the mapping's end; its start is the block's page.
+  const std::size_t small_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(block);
-  const std::uintptr_t first = (begin + page - 1) / page * page;
-  const std::uintptr_t last = (begin + bytes) / page * page;
+  const std::uintptr_t first = begin / small_page * small_page;
+  const std::uintptr_t end = begin + std::max(bytes, malloc_usable_size(block));
+  const std::uintptr_t last = (end + small_page - 1) / small_page * small_page;
   // Failure leaves the block as it was: the advice is only a speed-up.
   static_cast<void>(madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE));
 #else

@@ -9,10 +9,11 @@
 
 namespace distopo {
 
-// Advises the kernel to back the whole huge pages inside [block, block +
-// bytes) with huge pages. Only for blocks that will be written soon (the
-// advice costs a system call); does nothing for blocks smaller than two huge
-// pages, where the rounding leaves too little, or where the kernel has none.
+// Advises the kernel to back the malloc'ed `block` of `bytes` with huge pages
+// where whole ones fit. The advice covers every page of the allocation, so
+// that glibc can still grow the block by remapping it. Only for blocks that
+// will be written soon (the advice costs a system call); does nothing for
+// blocks smaller than two huge pages, or where the kernel has none.
 void advise_huge_pages(void* block, std::size_t bytes) noexcept;
 
 }  // namespace distopo
