@@ -4,7 +4,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <fstream>
 
@@ -35,7 +34,7 @@ void advise_huge_pages(void* block, std::size_t bytes) noexcept {
   const std::size_t small_page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(block);
   const std::uintptr_t first = begin / small_page * small_page;
-  const std::uintptr_t end = begin + std::max(bytes, malloc_usable_size(block));
+  const std::uintptr_t end = begin + malloc_usable_size(block);  // at least `bytes`
   const std::uintptr_t last = (end + small_page - 1) / small_page * small_page;
   // Failure leaves the block as it was: the advice is only a speed-up.
   static_cast<void>(madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE));
