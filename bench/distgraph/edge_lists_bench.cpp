@@ -8,6 +8,8 @@
 //   receivers of rank0_whole get) or one sorted run per group from its
 //   neighbor (random_kout, incoming_only), messages placed and accepted as
 //   the exchange does, then the lists written;
+// - distopo_lists_of_keys: the same from single ends (keys messages), n
+//   ends among 2P groups, spread evenly or mostly on one neighbor (a hub);
 // - distopo_sort_weights: one group's weights, n of them (new weights each
 //   time: a comparison sort learns a repeated input's branches);
 // - distopo_validate: checking a rank's input (n entries of one edge each).
@@ -17,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -117,6 +120,40 @@ BENCHMARK(lists_of_runs_bench)
     ->Args({4600000, 4, 4, 0})
     ->Args({2000000, 16, 16, 0})
     ->Args({2000000, 4, 4, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// The lists of a rank that received its n ends as single ends (keys
+// messages, one per sender): what the hub of powerlaw gets where P is too
+// large for runs. `hub`: 7 in 8 ends have neighbor 0.
+void lists_of_keys_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<unsigned>(state.range(1));
+  const bool hub = state.range(2) != 0;
+  std::mt19937 random(static_cast<unsigned>(n));
+  std::vector<std::vector<distopo::EdgeKey>> messages(ranks);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto direction = random() % 2 == 0 ? distopo::EdgeDirection::in : distopo::EdgeDirection::out;
+    const int neighbor = hub && random() % 8 != 0 ? 0 : static_cast<int>(random() % ranks);
+    messages[random() % ranks].push_back(distopo::pack_edge(direction, neighbor, distinct_weight(i)));
+  }
+  for (auto _ : state) {
+    distopo::detail::EdgeInbox inbox(static_cast<int>(ranks), true, false);
+    inbox.prepare();
+    int source = 0;
+    for (const std::vector<distopo::EdgeKey>& keys : messages) {
+      int* at = inbox.place(source++, distopo::detail::MessageKind::keys, static_cast<int>(2 * keys.size()));
+      std::memcpy(at, keys.data(), keys.size() * sizeof(distopo::EdgeKey));
+      if (inbox.accept() != distopo::detail::Rejection::none) state.SkipWithError("rejected");
+    }
+    const distopo::DistGraphTopology lists = std::move(inbox).lists();
+    benchmark::DoNotOptimize(lists.sources.data());
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(lists_of_keys_bench)
+    ->Name("distopo_lists_of_keys")
+    ->ArgNames({"n", "P", "hub"})
+    ->ArgsProduct({{10000, 100000, 1000000}, {16, 256}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 
 void sort_weights_bench(benchmark::State& state) {

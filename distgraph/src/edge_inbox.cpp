@@ -264,7 +264,7 @@ void EdgeInbox::discard() {
 
 DistGraphTopology EdgeInbox::lists(bool spare_core) && {
   if (mixed()) expand_into_keys();
-  if (pieces_.size() == 0 && !own_) return std::move(*this).lists_of_keys();
+  if (pieces_.size() == 0 && !own_) return std::move(*this).lists_of_keys(spare_core);
 
   const bool own_assembled = own_ && pieces_in(own_->out());
   if (own_assembled) {
@@ -341,9 +341,9 @@ void EdgeInbox::expand_into_keys() {
   received_.release();
 }
 
-DistGraphTopology EdgeInbox::lists_of_keys() && {
+DistGraphTopology EdgeInbox::lists_of_keys(bool spare_core) && {
   const std::size_t ends = keys_.size();
-  write_keys_in_place(keys_.items(), keys_bits_, room_.data(), weighted_);
+  write_keys_in_place(keys_.items(), keys_bits_, room_.data(), weighted_, spare_core);
   const std::size_t capacity = keys_.capacity();
   record_.adopt(keys_.take_block(), 2 * capacity);
   record_.shrink_to((weighted_ ? 2 : 1) * ends);

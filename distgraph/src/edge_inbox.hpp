@@ -102,7 +102,7 @@ class EdgeInbox {
   void reserve_exact_room(std::size_t ends);  // throws std::bad_alloc
   // Mixed ends (single and in runs): all as single ends, in their room.
   void expand_into_keys();
-  DistGraphTopology lists_of_keys() &&;
+  DistGraphTopology lists_of_keys(bool spare_core) &&;
 
   [[nodiscard]] bool pieces_in(bool out) const { return pieces_per_direction_[out ? 1 : 0] > 0; }
   // Ends whose lists are assembled from pieces (all of a direction that has any).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "end_messages.hpp"
 #include "equal_runs.hpp"
 #include "kokkos_runtime.hpp"
+#include "radix_parts.hpp"
 #include "radix_sort.hpp"
 
 namespace distopo::detail {
@@ -222,14 +224,55 @@ void sort_groups(std::size_t groups, std::size_t largest,
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
 
-void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted) {
+bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool spare_core) {
+  const std::size_t n = keys.size();
+  constexpr EdgeKey kWeightBits = 0x7fffffffU;
+  // Packed (direction, rank) bits number the groups in list order.
+  const VaryingBits group_of(bits.all() & ~kWeightBits, (bits.any() ^ bits.all()) & ~kWeightBits);
+  const std::size_t groups = std::size_t{1} << group_of.width();
+  if (group_of.width() > kMaxGroupBits || groups * kEndsPerGroupCounter > n || n > UINT32_MAX) return false;
+  std::vector<std::uint32_t> starts;
+  std::vector<std::uint32_t> next;
+  try {
+    starts.assign(groups + 1, 0);
+    next.resize(groups);
+  } catch (const std::bad_alloc&) {
+    return false;  // sort_keys needs no memory when there is none
+  }
+  for (const EdgeKey key : keys) ++starts[group_of.pack(key) + 1];
+  std::size_t largest = 0;
+  for (std::size_t g = 0; g < groups; ++g) {
+    largest = std::max<std::size_t>(largest, starts[g + 1]);
+    starts[g + 1] += starts[g];
+  }
+  std::copy_n(starts.begin(), groups, next.begin());
+  for (const EdgeKey key : keys) room[next[group_of.pack(key)]++] = edge_weight(key);
+
+  // The keys are read: their memory is the sorts' scratch, then the lists.
+  auto* const lists = reinterpret_cast<int*>(keys.data());
+  const auto any = static_cast<std::uint32_t>(bits.any() & kWeightBits);
+  const auto all = static_cast<std::uint32_t>(bits.all() & kWeightBits);
+  sort_groups(
+      groups, largest,
+      [&](std::size_t g, std::uint32_t* counters) {
+        sort_weights(room + starts[g], lists + starts[g], starts[g + 1] - starts[g], any, all, counters);
+      },
+      spare_core);
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::fill(lists + starts[g], lists + starts[g + 1], edge_rank(group_of.unpack(g)));
+  }
+  std::copy_n(room, n, lists + n);
+  return true;
+}
+
+void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted, bool spare_core) {
   auto* const lists = reinterpret_cast<int*>(keys.data());
   ListWriter writer(lists, keys.size(), weighted);
   // Counting reads every key before the first value is written.
-  if (!for_each_counted_key(keys, bits, [&](EdgeKey key, std::size_t count) { writer.append(key, count); })) {
-    sort_keys(keys);
-    lists_in_place(keys, weighted ? room : nullptr);
-  }
+  if (for_each_counted_key(keys, bits, [&](EdgeKey key, std::size_t count) { writer.append(key, count); })) return;
+  if (weighted && keys.size() > kComparisonSortLimit && write_grouped_keys(keys, bits, room, spare_core)) return;
+  sort_keys(keys);
+  lists_in_place(keys, weighted ? room : nullptr);
 }
 
 }  // namespace distopo::detail

@@ -65,9 +65,23 @@ void sort_groups(std::size_t groups, std::size_t largest,
                  const std::function<void(std::size_t group, std::uint32_t* counters)>& sort, bool spare_core = false);
 
 // The lists of single ends `keys` (any order) in their own memory, laid out
-// as [ranks of every end in list order | their weights]: sorted, then
-// rewritten in place, the weights through `room` (one int per key, or null
-// unweighted). `bits` must have seen every key.
-void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted);
+// as [ranks of every end in list order | their weights], the weights through
+// `room` (one int per key, or null unweighted). `bits` must have seen every
+// key. Few distinct keys are counted; weighted keys of few (direction, rank)
+// groups are grouped (write_grouped_keys); others are sorted whole, then
+// rewritten in place. `spare_core`: as sort_groups.
+void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted,
+                         bool spare_core = false);
+
+// Weighted keys grouped by (direction, rank) in one counting pass, their
+// weights scattered to `room` by group, each group's weights sorted there with
+// the keys' own memory as scratch (no copy of the keys beside them, where a
+// sort of whole keys needs one), then the lists written over the keys. False,
+// having written nothing, where the groups' counters would outgrow the keys
+// (more than 2^kMaxGroupBits groups, or fewer than kEndsPerGroupCounter keys
+// per group) or there is no memory for them.
+inline constexpr unsigned kMaxGroupBits = 16;
+inline constexpr std::size_t kEndsPerGroupCounter = 8;
+bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool spare_core = false);
 
 }  // namespace distopo::detail

@@ -90,6 +90,16 @@ std::vector<End> random_ends(std::mt19937_64& random, std::size_t n, int ranks, 
   return ends;
 }
 
+// Most ends (about 7 in 8) with rank 0, the rest spread over `ranks`: the
+// lists of a skewed graph's hub.
+std::vector<End> hub_ends(std::mt19937_64& random, std::size_t n, int ranks, int weights) {
+  std::vector<End> ends = random_ends(random, n, ranks, weights);
+  for (End& end : ends) {
+    if (random() % 8 != 0) end.rank = 0;
+  }
+  return ends;
+}
+
 EdgeKey key_of(const End& end) {
   return distopo::pack_edge(end.out ? EdgeDirection::out : EdgeDirection::in, end.rank, end.weight);
 }
@@ -156,6 +166,8 @@ TEST_F(EdgeLists, SingleEndsInEveryPathOfTheKeySort) {
         {{}, "nothing"},
         {random_ends(random, 300, 5, weights(1000)), "below 4096: std::sort"},
         {random_ends(random, 20000, 16, weights(4)), "few values: counted"},
+        {random_ends(random, 20000, 16, weights(1 << 30)), "wide weights, few neighbors: grouped"},
+        {hub_ends(random, 20000, 16, weights(1 << 30)), "one neighbor holds most: grouped"},
         {random_ends(random, 20000, 1 << 20, weights(1 << 30)), "wide: radix-sorted"},
     };
     for (const auto& [ends, what] : cases) {
@@ -167,6 +179,34 @@ TEST_F(EdgeLists, SingleEndsInEveryPathOfTheKeySort) {
         ASSERT_EQ(deliver(inbox, static_cast<int>(m), MessageKind::keys, keys_message(part)), Rejection::none);
       }
       expect_lists(std::move(inbox).lists(), ends, weighted, what);
+    }
+  }
+}
+
+// The grouped path on its own: the lists it writes over the keys, and the
+// inputs it leaves to the whole sort (too many groups for the keys).
+TEST_F(EdgeLists, GroupedKeysWriteSortedListsOverTheKeys) {
+  std::mt19937_64 random(11);
+  for (const auto& [ends, groups_fit] : std::vector<std::pair<std::vector<End>, bool>>{
+           {random_ends(random, 8192, 2, 1 << 30), true},
+           {hub_ends(random, 50000, 1000, 1 << 30), true},
+           {random_ends(random, 5000, 1000, 100), false},  // 2000 groups, 2.5 keys each
+       }) {
+    std::vector<EdgeKey> keys;
+    distopo::KeyBits bits;
+    for (const End& end : ends) {
+      keys.push_back(key_of(end));
+      bits.add(keys.back());
+    }
+    std::vector<int> room(keys.size());
+    ASSERT_EQ(distopo::detail::write_grouped_keys(keys, bits, room.data()), groups_fit);
+    if (!groups_fit) continue;
+    std::vector<End> sorted = ends;
+    std::sort(sorted.begin(), sorted.end());
+    const auto* lists = reinterpret_cast<const int*>(keys.data());
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+      ASSERT_EQ(lists[i], sorted[i].rank) << i;
+      ASSERT_EQ(lists[sorted.size() + i], sorted[i].weight) << i;
     }
   }
 }
