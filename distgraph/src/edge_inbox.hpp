@@ -41,6 +41,9 @@ class EdgeInbox {
   EdgeInbox(int size, bool weighted, bool mirror_weights)
       : size_(size), weighted_(weighted), mirror_weights_(mirror_weights) {}
 
+  // The communicator's size.
+  [[nodiscard]] int size() const { return size_; }
+
   // What the record will share, taken before any end arrives; throws
   // std::bad_alloc.
   void prepare() { record_.prepare(); }

@@ -41,21 +41,25 @@ enum class BySource { never, when_large, always };
 
 class EdgeOutbox {
  public:
-  // A scattered input goes by source (when_large) from this many edges on,
-  // when its source entries hold at least this many edges on average: an
-  // entry's out-ends then travel as one run, and the second round saves
-  // every rank the sort of its in-ends. Edge lists (an entry per edge) pay a
-  // lookup per edge in either round and touch more memory by source. And
-  // only where an entry's edges meet each destination this many times on
-  // average (entry degree >= this times the destinations' range): the second
-  // round sends a message per (source, destination) pair, which costs more
-  // than the sort it saves when the pairs carry a few ends each (simulated:
-  // 2.7x slower on 256 ranks at 1000 edges each). docs/design/distgraph-create.md.
-  static constexpr std::int64_t kMinEdgesBySource = std::int64_t{1} << 12;
+  // A scattered input goes by source (when_large) from this many edges per
+  // rank of the communicator on (its ends would be about that many in each
+  // rank's lists: fewer save less sorting than the second round's messages
+  // and agreement cost; 1000 edges per rank on 8 and 16 ranks took 1.7-2.3x
+  // MPICH's time by source, 0.8-1.1x in one round), when its source entries
+  // hold at least this many edges on average: an entry's out-ends then
+  // travel as one run, and the second round saves every rank the sort of its
+  // in-ends. Edge lists (an entry per edge) pay a lookup per edge in either
+  // round and touch more memory by source. And only where an entry's edges
+  // meet each destination this many times on average (entry degree >= this
+  // times the destinations' range): the second round sends a message per
+  // (source, destination) pair, which costs more than the sort it saves when
+  // the pairs carry a few ends each (simulated: 2.7x slower on 256 ranks at
+  // 1000 edges each). docs/design/distgraph-create.md.
+  static constexpr std::int64_t kMinEdgesPerRankBySource = std::int64_t{1} << 12;
   static constexpr std::int64_t kMinEdgesPerEntryBySource = 8;
   static constexpr std::int64_t kMinEndsPerPairBySource = 32;
-  [[nodiscard]] static bool large_by_source(const InputExtent& extent) {
-    if (extent.edges < kMinEdgesBySource) return false;
+  [[nodiscard]] static bool large_by_source(const InputExtent& extent, int size) {
+    if (extent.edges / size < kMinEdgesPerRankBySource) return false;
     // Per entry, by division: edges * destinations * 32 can exceed 64 bits.
     const std::int64_t per_entry = extent.edges / extent.entries;
     const auto destinations = static_cast<std::int64_t>(extent.destinations->size());
@@ -105,7 +109,7 @@ class EdgeOutbox {
         return;
       }
     }
-    if (by_source == BySource::when_large && large_by_source(extent)) {
+    if (by_source == BySource::when_large && large_by_source(extent, inbox.size())) {
       send_by_source(self, input, extent, inbox);
       return;
     }

@@ -87,12 +87,13 @@ bool goes_by_source(int self, const Input& input, BySource by_source) {
   return outbox.went_by_source();
 }
 
-// By itself (when_large): from kMinEdgesBySource edges in entries of
+// By itself (when_large): from kMinEdgesPerRankBySource edges per rank of
+// the communicator (kSize ranks here) in entries of
 // kMinEdgesPerEntryBySource on average, whose edges meet each destination
 // kMinEndsPerPairBySource times on average (entry degree against the
 // destinations' range); an edge list (an entry per edge) stays in one round.
 TEST_F(EdgeOutboxTest, ScatteredInputGoesBySourceWhenLargeWithLongEntries) {
-  const auto threshold = static_cast<int>(EdgeOutbox::kMinEdgesBySource);
+  const auto threshold = static_cast<int>(EdgeOutbox::kMinEdgesPerRankBySource) * kSize;
   const auto per_entry = static_cast<int>(EdgeOutbox::kMinEdgesPerEntryBySource);
   const auto per_pair = static_cast<int>(EdgeOutbox::kMinEndsPerPairBySource);
   // Entries of 32 edges to one destination, then of 128 (and 112) to four.
