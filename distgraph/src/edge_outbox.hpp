@@ -42,10 +42,9 @@ enum class BySource { never, when_large, always };
 class EdgeOutbox {
  public:
   // A scattered input goes by source (when_large) from this many edges per
-  // rank of the communicator on (its ends would be about that many in each
-  // rank's lists: fewer save less sorting than the second round's messages
-  // and agreement cost; 1000 edges per rank on 8 and 16 ranks took 1.7-2.3x
-  // MPICH's time by source, 0.8-1.1x in one round), when its source entries
+  // rank of the communicator on (about what each rank's lists then hold:
+  // fewer save less sorting than the second round's messages and agreement
+  // cost), when its source entries
   // hold at least this many edges on average: an entry's out-ends then
   // travel as one run, and the second round saves every rank the sort of its
   // in-ends. Edge lists (an entry per edge) pay a lookup per edge in either
