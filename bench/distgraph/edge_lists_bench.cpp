@@ -92,25 +92,33 @@ std::vector<std::vector<int>> runs_messages(std::size_t n, int ranks, int sender
   return messages;
 }
 
-void lists_of_runs_bench(benchmark::State& state) {
-  const auto n = static_cast<std::size_t>(state.range(0));
-  const auto ranks = static_cast<int>(state.range(1));
-  const auto senders = static_cast<int>(state.range(2));
-  const bool sorted = state.range(3) != 0;
-  const std::vector<std::vector<int>> messages = runs_messages(n, ranks, sorted ? ranks : senders, sorted);
+// Each iteration: a fresh inbox of a rank among `ranks` takes `messages` (of
+// `kind`, one per sender) as the exchange places and accepts them, then
+// writes the lists; `ends` items per iteration.
+void time_lists(benchmark::State& state, int ranks, distopo::detail::MessageKind kind,
+                const std::vector<std::vector<int>>& messages, std::size_t ends) {
   for (auto _ : state) {
     distopo::detail::EdgeInbox inbox(ranks, true, false);
     inbox.prepare();
     int source = 0;
     for (const std::vector<int>& message : messages) {
-      int* at = inbox.place(source++, distopo::detail::MessageKind::runs, static_cast<int>(message.size()));
+      int* at = inbox.place(source++, kind, static_cast<int>(message.size()));
       std::copy(message.begin(), message.end(), at);
       if (inbox.accept() != distopo::detail::Rejection::none) state.SkipWithError("rejected");
     }
     const distopo::DistGraphTopology lists = std::move(inbox).lists();
     benchmark::DoNotOptimize(lists.sources.data());
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(ends));
+}
+
+void lists_of_runs_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<int>(state.range(1));
+  const auto senders = static_cast<int>(state.range(2));
+  const bool sorted = state.range(3) != 0;
+  time_lists(state, ranks, distopo::detail::MessageKind::runs,
+             runs_messages(n, ranks, sorted ? ranks : senders, sorted), n);
 }
 BENCHMARK(lists_of_runs_bench)
     ->Name("distopo_lists_of_runs")
@@ -130,25 +138,17 @@ void lists_of_keys_bench(benchmark::State& state) {
   const auto ranks = static_cast<unsigned>(state.range(1));
   const bool hub = state.range(2) != 0;
   std::mt19937 random(static_cast<unsigned>(n));
-  std::vector<std::vector<distopo::EdgeKey>> messages(ranks);
+  std::vector<std::vector<int>> messages(ranks);  // keys, two ints each
   for (std::size_t i = 0; i < n; ++i) {
     const auto direction = random() % 2 == 0 ? distopo::EdgeDirection::in : distopo::EdgeDirection::out;
     const int neighbor = hub && random() % 8 != 0 ? 0 : static_cast<int>(random() % ranks);
-    messages[random() % ranks].push_back(distopo::pack_edge(direction, neighbor, distinct_weight(i)));
+    const distopo::EdgeKey key = distopo::pack_edge(direction, neighbor, distinct_weight(i));
+    int ints[2];
+    std::memcpy(ints, &key, sizeof(key));
+    std::vector<int>& message = messages[random() % ranks];
+    message.insert(message.end(), ints, ints + 2);
   }
-  for (auto _ : state) {
-    distopo::detail::EdgeInbox inbox(static_cast<int>(ranks), true, false);
-    inbox.prepare();
-    int source = 0;
-    for (const std::vector<distopo::EdgeKey>& keys : messages) {
-      int* at = inbox.place(source++, distopo::detail::MessageKind::keys, static_cast<int>(2 * keys.size()));
-      std::memcpy(at, keys.data(), keys.size() * sizeof(distopo::EdgeKey));
-      if (inbox.accept() != distopo::detail::Rejection::none) state.SkipWithError("rejected");
-    }
-    const distopo::DistGraphTopology lists = std::move(inbox).lists();
-    benchmark::DoNotOptimize(lists.sources.data());
-  }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+  time_lists(state, static_cast<int>(ranks), distopo::detail::MessageKind::keys, messages, n);
 }
 BENCHMARK(lists_of_keys_bench)
     ->Name("distopo_lists_of_keys")
