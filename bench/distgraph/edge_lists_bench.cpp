@@ -10,6 +10,8 @@
 //   the exchange does, then the lists written;
 // - distopo_lists_of_keys: the same from single ends (keys messages), n
 //   ends among 2P groups, spread evenly or mostly on one neighbor (a hub);
+// - distopo_own_list_of_keys: a rank's out-list from n out-ends received as
+//   keys (going by source), sorted in their memory or into a list of its own;
 // - distopo_sort_weights: one group's weights, n of them (new weights each
 //   time: a comparison sort learns a repeated input's branches);
 // - distopo_validate: checking a rank's input (n entries of one edge each).
@@ -128,6 +130,42 @@ BENCHMARK(lists_of_runs_bench)
     ->Args({4600000, 4, 4, 0})
     ->Args({2000000, 16, 16, 0})
     ->Args({2000000, 4, 4, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// A rank's out-list from the n out-ends sent to it as keys (the second
+// round of a create that goes by source), among P destinations: sorted in
+// the keys' own memory (`in_place`: EdgeInbox::by_source_as_own_list), or
+// into a list of its own as any input of own edges (sort_own_edges). Each
+// time the keys arrive anew.
+void own_list_of_keys_bench(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const auto ranks = static_cast<unsigned>(state.range(1));
+  const bool in_place = state.range(2) != 0;
+  std::mt19937 random(static_cast<unsigned>(n));
+  std::vector<distopo::EdgeKey> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = distopo::pack_edge(distopo::EdgeDirection::out, static_cast<int>(random() % ranks), distinct_weight(i));
+  }
+  for (auto _ : state) {
+    distopo::detail::EdgeInbox inbox(static_cast<int>(ranks), true, false);
+    std::copy(keys.begin(), keys.end(), inbox.by_source_keys().append(n));
+    if (in_place) {
+      const distopo::detail::OwnList list = inbox.by_source_as_own_list();
+      benchmark::DoNotOptimize(list.ranks());
+    } else {
+      const distopo::detail::OwnOutEnds input(0, inbox.by_source(), true);
+      distopo::detail::InputExtent extent;
+      if (input.validate(0, static_cast<int>(ranks), extent)) state.SkipWithError("invalid input");
+      const distopo::detail::OwnList list = distopo::detail::sort_own_edges(input, extent, true, true);
+      benchmark::DoNotOptimize(list.ranks());
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
+}
+BENCHMARK(own_list_of_keys_bench)
+    ->Name("distopo_own_list_of_keys")
+    ->ArgNames({"n", "P", "in_place"})
+    ->ArgsProduct({{10000, 100000, 1000000}, {8, 256}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 
 // The lists of a rank that received its n ends as single ends (keys

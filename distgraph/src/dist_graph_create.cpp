@@ -142,13 +142,20 @@ std::optional<LocalError> outbox_error(const detail::EdgeOutbox& outbox, int ran
 
 // The second round of a create that went by source: this rank's out-ends
 // (its own and those it received) are its input, all of them its own
-// out-edges: sorted once into its out-list, each destination's slice sent as
-// it lies (edge_outbox.hpp). Collective: every rank takes part.
+// out-edges: sorted once into its out-list, in the memory they arrived in,
+// each destination's slice sent as it lies (edge_outbox.hpp). Collective:
+// every rank takes part.
 void second_round_by_source(MPI_Comm channel, detail::EdgeInbox& inbox, const DistGraphOptions& options,
                             detail::NativeCopy native_copy, int rank, int size) {
   std::optional<detail::EdgeOutbox> outbox;
   std::optional<LocalError> error =
       local_step(kCaller, rank, "the edge ends to send on", [&]() -> std::optional<LocalError> {
+        if (!inbox.has_own_list()) {
+          outbox.emplace(rank, options.weighted, inbox.by_source_as_own_list(), inbox);
+          return outbox_error(*outbox, rank);
+        }
+        // An own list came in the first round (this rank gave only edges
+        // of its own): these out-ends go as any input (an inbox takes one).
         const detail::OwnOutEnds input(rank, inbox.by_source(), options.weighted);
         detail::InputExtent extent;
         if (auto invalid = input.validate(rank, size, extent)) return invalid;

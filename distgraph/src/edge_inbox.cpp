@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <new>
 
 #include "equal_runs.hpp"
@@ -163,6 +164,23 @@ Rejection EdgeInbox::accept_by_source(const Placed& message) {
     valid = valid && (key >> 62) == static_cast<EdgeKey>(EdgeDirection::out) && edge_rank(key) < size_;
   }
   return valid ? Rejection::none : Rejection::malformed;
+}
+
+OwnList EdgeInbox::by_source_as_own_list() {
+  const std::size_t n = by_source_.size();
+  if (n == 0) return {};
+  KeyBits bits;
+  for (const EdgeKey key : by_source_.items()) bits.add(key);
+  // The weights' scratch: a third of what a list of its own would take
+  // beside the keys, and fresh pages for neither.
+  GrowingBuffer<int> room;
+  if (weighted_) room.reserve(n);
+  write_keys_in_place(by_source_.items(), bits, room.data(), weighted_);
+  room.release();
+  const std::size_t ints = (weighted_ ? 2 : 1) * n;
+  int* block = reinterpret_cast<int*>(by_source_.take_block());
+  if (void* smaller = std::realloc(block, ints * sizeof(int))) block = static_cast<int*>(smaller);  // in place
+  return OwnList(true, n, weighted_, block);
 }
 
 Piece EdgeInbox::own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const {

@@ -71,6 +71,10 @@ class EdgeInbox {
   // as this rank's own input.
   KeyBuffer& by_source_keys() { return by_source_; }
   [[nodiscard]] std::span<const EdgeKey> by_source() const { return by_source_.items(); }
+  // Those out-ends as this rank's own out-list, sorted in the memory they
+  // arrived in (the second round's input, where no own list is held yet).
+  // Throws std::bad_alloc (the weights' scratch).
+  OwnList by_source_as_own_list();
   void release_by_source() { by_source_.release(); }
   [[nodiscard]] bool has_own_list() const { return own_.has_value(); }
 

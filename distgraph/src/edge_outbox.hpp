@@ -118,6 +118,12 @@ class EdgeOutbox {
     own_verdict_ = inbox.accept_own_keys();
   }
 
+  // This rank's own list, sorted already: each neighbor gets its slice, the
+  // inbox the list. Throws std::bad_alloc.
+  EdgeOutbox(int self, bool weighted, OwnList list, EdgeInbox& inbox) {
+    if (list.ends() > 0) send_own_list(self, weighted, std::move(list), inbox);
+  }
+
   // A peer whose message would exceed INT_MAX ints (the limit of one message).
   [[nodiscard]] std::optional<int> oversized_peer() const { return oversized_; }
   // The inbox's verdict on this rank's own ends.

@@ -33,6 +33,9 @@ class OwnList {
     block_ = static_cast<int*>(std::malloc((weighted ? 2 : 1) * ends * sizeof(int)));
     if (block_ == nullptr) throw std::bad_alloc();
   }
+  // Adopts `block` (std::malloc'ed), which holds the list already.
+  OwnList(bool out, std::size_t ends, bool weighted, int* block) noexcept
+      : out_(out), ends_(ends), weighted_(weighted), block_(block) {}
   OwnList(OwnList&& other) noexcept
       : out_(other.out_),
         ends_(std::exchange(other.ends_, 0)),

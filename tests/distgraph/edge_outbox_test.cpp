@@ -207,4 +207,65 @@ TEST_F(EdgeOutboxTest, SecondRoundSendsEachDestinationItsRunInOrder) {
   }
 }
 
+// The second round's out-list sorted in the memory the keys arrived in
+// (EdgeInbox::by_source_as_own_list) sends the same messages and makes the
+// same lists as the same keys taken as an input of own out-edges: in every
+// path of the key sort (few keys; distinct weights among few destinations,
+// grouped; repeated ends, counted; unweighted), and with none.
+TEST_F(EdgeOutboxTest, SecondRoundListInTheKeysMemoryAsFromItsOwnSort) {
+  constexpr int self = 3;
+  struct Case {
+    const char* name;
+    int n;
+    int destination_ranks;
+    int weight_modulus;  // 0: distinct weights
+    bool weighted;
+  };
+  for (const Case& c :
+       {Case{"few", 300, kSize, 0, true}, Case{"grouped", 20000, 6, 0, true}, Case{"counted", 20000, kSize, 5, true},
+        Case{"unweighted", 9000, kSize, 0, false}, Case{"none", 0, kSize, 0, true}}) {
+    SCOPED_TRACE(c.name);
+    const Scattered given(c.n, 17, 1, c.destination_ranks);
+    std::vector<EdgeKey> held;
+    for (std::size_t i = 0; i < given.destinations.size(); ++i) {
+      const int weight = !c.weighted            ? 1
+                         : c.weight_modulus > 0 ? given.weights[i] % c.weight_modulus
+                                                : given.weights[i];
+      held.push_back(distopo::pack_edge(EdgeDirection::out, given.destinations[i], weight));
+    }
+    const auto receive = [&](EdgeInbox& inbox) {
+      inbox.prepare();
+      if (!held.empty()) std::copy(held.begin(), held.end(), inbox.by_source_keys().append(held.size()));
+    };
+    EdgeInbox sorted_apart(kSize, c.weighted, false);
+    receive(sorted_apart);
+    const OwnOutEnds input(self, sorted_apart.by_source(), c.weighted);
+    InputExtent extent;
+    ASSERT_FALSE(input.validate(self, kSize, extent).has_value());
+    const EdgeOutbox apart(self, c.weighted, input, extent, sorted_apart);
+    sorted_apart.release_by_source();
+
+    EdgeInbox sorted_in_place(kSize, c.weighted, false);
+    receive(sorted_in_place);
+    const EdgeOutbox in_place(self, c.weighted, sorted_in_place.by_source_as_own_list(), sorted_in_place);
+    EXPECT_TRUE(sorted_in_place.by_source().empty());
+    EXPECT_EQ(in_place.own_verdict(), apart.own_verdict());
+
+    ASSERT_EQ(in_place.messages().size(), apart.messages().size());
+    for (std::size_t m = 0; m < apart.messages().size(); ++m) {
+      const auto& expected = apart.messages()[m];
+      const auto& got = in_place.messages()[m];
+      EXPECT_EQ(got.destination, expected.destination);
+      EXPECT_EQ(got.kind, expected.kind);
+      EXPECT_TRUE(std::equal(got.payload.begin(), got.payload.end(), expected.payload.begin(), expected.payload.end()));
+    }
+    const distopo::DistGraphTopology expected = std::move(sorted_apart).lists();
+    const distopo::DistGraphTopology got = std::move(sorted_in_place).lists();
+    EXPECT_EQ(got.destinations, std::vector<int>(expected.destinations));
+    EXPECT_EQ(got.destination_weights, std::vector<int>(expected.destination_weights));
+    EXPECT_EQ(got.sources, std::vector<int>(expected.sources));
+    EXPECT_EQ(got.destinations.size(), held.size());
+  }
+}
+
 }  // namespace
