@@ -226,9 +226,8 @@ void sort_groups(std::size_t groups, std::size_t largest,
 
 bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool spare_core) {
   const std::size_t n = keys.size();
-  constexpr EdgeKey kWeightBits = 0x7fffffffU;
   // Packed (direction, rank) bits number the groups in list order.
-  const VaryingBits group_of(bits.all() & ~kWeightBits, (bits.any() ^ bits.all()) & ~kWeightBits);
+  const VaryingBits group_of(bits.all() & ~kEdgeWeightBits, (bits.any() ^ bits.all()) & ~kEdgeWeightBits);
   const std::size_t groups = std::size_t{1} << group_of.width();
   if (group_of.width() > kMaxGroupBits || groups * kEndsPerGroupCounter > n || n > UINT32_MAX) return false;
   std::vector<std::uint32_t> starts;
@@ -250,8 +249,8 @@ bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room,
 
   // The keys are read: their memory is the sorts' scratch, then the lists.
   auto* const lists = reinterpret_cast<int*>(keys.data());
-  const auto any = static_cast<std::uint32_t>(bits.any() & kWeightBits);
-  const auto all = static_cast<std::uint32_t>(bits.all() & kWeightBits);
+  const auto any = static_cast<std::uint32_t>(bits.any() & kEdgeWeightBits);
+  const auto all = static_cast<std::uint32_t>(bits.all() & kEdgeWeightBits);
   sort_groups(
       groups, largest,
       [&](std::size_t g, std::uint32_t* counters) {

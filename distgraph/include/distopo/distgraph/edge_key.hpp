@@ -12,12 +12,15 @@ using EdgeKey = std::uint64_t;
 // keys the destination.
 enum class EdgeDirection : std::uint64_t { in = 0, out = 1 };
 
+// The bits of a key that hold the weight (its lowest 31).
+inline constexpr EdgeKey kEdgeWeightBits = 0x7fffffffU;
+
 constexpr EdgeKey pack_edge(EdgeDirection direction, int rank, int weight) {
   return (static_cast<EdgeKey>(direction) << 62) | (static_cast<EdgeKey>(static_cast<std::uint32_t>(rank)) << 31) |
          static_cast<EdgeKey>(static_cast<std::uint32_t>(weight));
 }
 constexpr EdgeDirection edge_direction(EdgeKey key) { return static_cast<EdgeDirection>(key >> 62); }
 constexpr int edge_rank(EdgeKey key) { return static_cast<int>((key >> 31) & 0x7fffffffU); }
-constexpr int edge_weight(EdgeKey key) { return static_cast<int>(key & 0x7fffffffU); }
+constexpr int edge_weight(EdgeKey key) { return static_cast<int>(key & kEdgeWeightBits); }
 
 }  // namespace distopo
