@@ -1,7 +1,9 @@
 """The rows of compare_builds.sh as a table: per (P, edges per rank,
 family) the median time of each build over the runs and their ratio
 (after / before), with the range of the single runs; where the rows count
-page faults (page_faults_max), the median count of each build too.
+page faults (page_faults_max), the median count of each build too. A label
+"before-STATE" / "after-STATE" (the allocator state of allocator_states.sh)
+puts the state beside the family.
 
     python3 docs/results/distinct/compare_table.py ROWS.jsonl
 """
@@ -15,10 +17,13 @@ def main():
     faults = {}
     for line in open(sys.argv[1]):
         row = json.loads(line)
-        key = (row["P"], row["edges_per_rank"], row["family"])
-        times.setdefault(key, {}).setdefault(row["label"], []).append(row["time_s"] * 1e3)
+        # "before-warm": build "before", measured in the allocator state "warm"
+        label, _, state = row["label"].partition("-")
+        family = row["family"] + (f" ({state})" if state else "")
+        key = (row["P"], row["edges_per_rank"], family)
+        times.setdefault(key, {}).setdefault(label, []).append(row["time_s"] * 1e3)
         if "page_faults_max" in row:
-            faults.setdefault(key, {}).setdefault(row["label"], []).append(row["page_faults_max"])
+            faults.setdefault(key, {}).setdefault(label, []).append(row["page_faults_max"])
     with_faults = bool(faults)
     head = "| P | edges/rank | family | before ms (range) | after ms (range) | after / before |"
     rule = "|---:|---:|---|---|---|---:|"
