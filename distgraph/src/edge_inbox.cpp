@@ -171,8 +171,8 @@ OwnList EdgeInbox::by_source_as_own_list() {
   if (n == 0) return {};
   KeyBits bits;
   for (const EdgeKey key : by_source_.items()) bits.add(key);
-  // The weights' scratch: a third of what a list of its own would take
-  // beside the keys, and fresh pages for neither.
+  // The one allocation: the weights' scratch, 4 bytes an end (a list of its
+  // own took 8 beside the keys).
   GrowingBuffer<int> room;
   if (weighted_) room.reserve(n);
   write_keys_in_place(by_source_.items(), bits, room.data(), weighted_);
