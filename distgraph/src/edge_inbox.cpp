@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdlib>
 #include <new>
 
 #include "equal_runs.hpp"
@@ -177,10 +176,10 @@ OwnList EdgeInbox::by_source_as_own_list() {
   if (weighted_) room.reserve(n);
   write_keys_in_place(by_source_.items(), bits, room.data(), weighted_);
   room.release();
-  const std::size_t ints = (weighted_ ? 2 : 1) * n;
-  int* block = reinterpret_cast<int*>(by_source_.take_block());
-  if (void* smaller = std::realloc(block, ints * sizeof(int))) block = static_cast<int*>(smaller);  // in place
-  return OwnList(true, n, weighted_, block);
+  // The list's ints, 2n or n, in whole keys; the rest given back in place.
+  by_source_.resize_within(weighted_ ? n : (n + 1) / 2);
+  by_source_.shrink_to_size();
+  return OwnList(true, n, weighted_, reinterpret_cast<int*>(by_source_.take_block()));
 }
 
 Piece EdgeInbox::own_piece(std::uint32_t direction_rank, std::size_t first, std::size_t count) const {

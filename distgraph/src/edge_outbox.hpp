@@ -41,15 +41,15 @@ enum class BySource { never, when_large, always };
 
 class EdgeOutbox {
  public:
-  // A scattered input goes by source (when_large) from this many edges per
-  // rank of the communicator on (about what each rank's lists then hold:
-  // fewer save less sorting than the second round's messages and agreement
-  // cost), when its source entries hold at least this many edges on average:
-  // an entry's out-ends then travel as one run, and the second round saves
-  // every rank the sort of its in-ends. Edge lists (an entry per edge) pay a lookup per edge in either
-  // round and touch more memory by source. And only where an entry's edges
-  // meet each destination this many times on average (entry degree >= this
-  // times the destinations' range): the second round sends a message per
+  // A scattered input goes by source (when_large) from this many edges per rank
+  // of the communicator on (about what each rank's lists then hold: fewer save
+  // less sorting than the second round's messages and agreement cost), when its
+  // source entries hold at least this many edges on average: an entry's
+  // out-ends then travel as one run, and the second round saves every rank the
+  // sort of its in-ends. Edge lists (an entry per edge) pay a lookup per edge
+  // in either round and touch more memory by source. And only where an entry's
+  // edges meet each destination this many times on average (entry degree >=
+  // this times the destinations' range): the second round sends a message per
   // (source, destination) pair, which costs more than the sort it saves when
   // the pairs carry a few ends each (simulated: 2.7x slower on 256 ranks at
   // 1000 edges each). docs/design/distgraph-create.md.
