@@ -67,6 +67,7 @@ detail::Fingerprint grid_fingerprint(const Grid& grid, bool reorder) {
 struct AgreedGrid {
   Grid grid;
   int ranks_per_node = 0;
+  LeaseOffer lease;  // the result's channel lease, as agreed
 };
 
 // Collective over comm: checks the standard's arrays on every rank (or reports
@@ -90,7 +91,8 @@ AgreedGrid agreed_grid(MPI_Comm comm, const char* caller, int ndims, const int d
   const std::array<detail::MustAgree, 2> items{
       detail::MustAgree{error ? detail::Fingerprint{} : grid_fingerprint(agreed.grid, reorder), arguments},
       detail::MustAgree{setting, kRanksPerNodeSetting}};
-  detail::agree_on_arguments(comm, error, items, caller);
+  agreed.lease = LeaseOffer(comm);
+  detail::agree_on_arguments(comm, error, items, caller, agreed.lease.values());
   return agreed;
 }
 
@@ -120,13 +122,19 @@ Comm cart_create_impl(MPI_Comm comm_old, int ndims, const int dims[], const int 
     const bool member = placement.rank != MPI_UNDEFINED;
     Comm result = detail::install_cart_in_order(
         comm_old, member ? make_record(grid, placement.rank) : CartesianTopology{grid.dims, grid.periods, {}}, member);
-    if (placement.same_order && !result.is_null()) share_channels(comm_old, result);
+    if (placement.same_order && !result.is_null()) {
+      share_channels(comm_old, result);
+      agreed.lease.take(result);
+    }
     return result;
   }
   Comm base = split_by_rank(comm_old, placement.rank);
   if (base.is_null()) return base;
   Comm result = detail::install_cart(std::move(base), make_record(grid, placement.rank));
-  if (placement.same_order) share_channels(comm_old, result);
+  if (placement.same_order) {
+    share_channels(comm_old, result);
+    agreed.lease.take(result);
+  }
   return result;
 }
 
@@ -194,7 +202,8 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
     for (std::size_t i = 0; i < ndims; ++i) fingerprint.add(remain_dims[i] != 0 ? 1 : 0);
   }
   const std::array<detail::MustAgree, 1> items{detail::MustAgree{fingerprint, "remain_dims"}};
-  detail::agree_on_arguments(comm, error, items, kCaller);
+  LeaseOffer lease(comm);
+  detail::agree_on_arguments(comm, error, items, kCaller, lease.values());
 
   // color: the grid rank along dropped dimensions; key: along kept ones.
   CartesianTopology kept;
@@ -212,7 +221,10 @@ Comm cart_sub_impl(MPI_Comm comm, const int remain_dims[], std::optional<std::si
   MPI_Comm split = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(comm, color, key, &split), "MPI_Comm_split");
   Comm result = detail::install_cart(Comm::adopt(split), std::move(kept));
-  if (same_order) share_channels(comm, result);
+  if (same_order) {
+    share_channels(comm, result);
+    lease.take(result);
+  }
   return result;
 }
 }  // namespace

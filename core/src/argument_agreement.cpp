@@ -24,10 +24,12 @@ int first_differing_rank(MPI_Comm comm, const Fingerprint& fingerprint, int rank
 }  // namespace
 
 void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, std::span<const MustAgree> items,
-                        const char* caller) {
+                        const char* caller, std::span<int> also_max) {
   const int rank = comm_rank(comm);
   const int size = comm_size(comm);
-  std::vector<int> values(1 + kSlotsPerItem * items.size());
+  const std::size_t item_slots = 1 + kSlotsPerItem * items.size();
+  std::vector<int> values(item_slots + also_max.size());
+  std::copy(also_max.begin(), also_max.end(), values.begin() + static_cast<std::ptrdiff_t>(item_slots));
   values[0] = error_flag(local, rank, size);
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Fingerprint& f = items[i].fingerprint;
@@ -36,6 +38,7 @@ void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, s
   }
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm),
             "MPI_Allreduce");
+  std::copy(values.begin() + static_cast<std::ptrdiff_t>(item_slots), values.end(), also_max.begin());
   throw_agreed_error(comm, values[0], local);
   for (std::size_t i = 0; i < items.size(); ++i) {
     const int* slot = values.data() + 1 + kSlotsPerItem * i;

@@ -1,11 +1,14 @@
 #include "distopo/core/shared_channel.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <mutex>
 #include <new>
 #include <string>
 #include <vector>
 
+#include "distopo/core/argument_agreement.hpp"
 #include "distopo/core/comm.hpp"
 #include "distopo/core/comm_cache.hpp"
 #include "distopo/core/error.hpp"
@@ -70,11 +73,16 @@ void set_family(MPI_Comm comm, FamilyRef family) {
   attribute.release();  // owned by the attribute now (delete_family)
 }
 
-FamilyRef family_of(MPI_Comm comm) {
+// `comm`'s family, null where it has none yet.
+FamilyRef find_family(MPI_Comm comm) {
   void* attribute = nullptr;
   int found = 0;
   check_mpi(PMPI_Comm_get_attr(comm, family_keyval.get(), &attribute, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<FamilyRef*>(attribute);
+  return found ? *static_cast<FamilyRef*>(attribute) : nullptr;
+}
+
+FamilyRef family_of(MPI_Comm comm) {
+  if (FamilyRef found = find_family(comm)) return found;
   auto family = std::make_shared<Family>();
   set_family(comm, family);
   return family;
@@ -97,7 +105,81 @@ void open_channel(MPI_Comm comm, Family& family, long long first) {
   family.ranges = std::min(kRangesPerChannel, usable / range_size);
 }
 
+// The lease a constructor took for its result (LeaseOffer::take), until the
+// result's first collective takes it over. Not copied by MPI_Comm_dup: a copy
+// takes a lease of its own.
+constinit const RuntimeKeyval prepaid_keyval{MPI_COMM_NULL_COPY_FN, detail::delete_cached<PrepaidLease>};
+
+// LeaseOffer's values, reduced with MPI_MAX: each with its negation, so that
+// equal on every rank reads value == -negation.
+enum OfferSlot { kNotOffered, kLease, kMinusLease, kLow, kMinusLow, kHigh, kMinusHigh, kNodes, kMinusNodes };
+
+bool same_everywhere(std::span<const int> values, OfferSlot slot) { return values[slot] == -values[slot + 1]; }
+
 }  // namespace
+
+LeaseOffer::LeaseOffer(MPI_Comm parent) {
+  for (std::size_t i = 0; i < kNeighborSettingsEnv.size(); ++i) {
+    if (const char* text = std::getenv(kNeighborSettingsEnv[i])) environment_[i] = text;
+  }
+  detail::Fingerprint settings;
+  for (const auto& value : environment_) {
+    settings.add(value ? 1 : 0);
+    if (value) {
+      settings.add(static_cast<std::int64_t>(value->size()));
+      for (char c : *value) settings.add(static_cast<unsigned char>(c));
+    }
+  }
+  const FamilyRef family = find_family(parent);
+  if (!family) {
+    values_[kNotOffered] = 1;  // no channel yet: opening one is the first collective's
+    return;
+  }
+  const std::lock_guard lock(family->mutex);
+  const long long lease = family->leases;
+  // A new channel would have to be opened (collective): that stays with the first collective.
+  const bool room = family->current && lease - family->current_first < family->ranges;
+  values_ = {room && lease < INT_MAX ? 0 : 1,
+             static_cast<int>(std::min<long long>(lease, INT_MAX)),
+             -static_cast<int>(std::min<long long>(lease, INT_MAX)),
+             settings.low(),
+             -settings.low(),
+             settings.high(),
+             -settings.high(),
+             family->node_count,
+             -family->node_count};
+}
+
+void LeaseOffer::take(MPI_Comm result) const {
+  const std::span<const int> agreed = values_;
+  if (agreed[kNotOffered] != 0 || !same_everywhere(agreed, kLease) || !same_everywhere(agreed, kLow) ||
+      !same_everywhere(agreed, kHigh)) {
+    return;
+  }
+  const FamilyRef family = find_family(result);
+  if (!family) return;
+  auto prepaid = std::make_unique<PrepaidLease>();
+  {
+    const std::lock_guard lock(family->mutex);
+    if (!family->current) return;  // no channel: `result` is not in the family the offer was made in
+    const long long lease = agreed[kLease];
+    family->leases = lease + 1;
+    const auto range = static_cast<int>(lease - family->current_first);
+    prepaid->lease = {family->current, 1 + range * family->range_size, family->range_size};
+  }
+  prepaid->environment = environment_;
+  prepaid->node_count = same_everywhere(agreed, kNodes) ? agreed[kNodes] : 0;
+  check_mpi(PMPI_Comm_set_attr(result, prepaid_keyval.get(), prepaid.get()), "MPI_Comm_set_attr");
+  prepaid.release();  // owned by the attribute now
+}
+
+std::optional<PrepaidLease> take_prepaid_lease(MPI_Comm comm) {
+  PrepaidLease* prepaid = detail::find_cached<PrepaidLease>(comm, prepaid_keyval);
+  if (prepaid == nullptr) return std::nullopt;
+  std::optional<PrepaidLease> taken(std::move(*prepaid));
+  check_mpi(PMPI_Comm_delete_attr(comm, prepaid_keyval.get()), "MPI_Comm_delete_attr");
+  return taken;
+}
 
 MPI_Comm ChannelLease::get() const noexcept { return channel_ ? channel_->comm.get() : MPI_COMM_NULL; }
 

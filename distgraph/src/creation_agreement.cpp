@@ -1,13 +1,17 @@
 #include "creation_agreement.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "edge_input.hpp"
 #include "install_topology.hpp"
 
 namespace distopo::detail {
 
 CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank,
-                                     int size, const char* weights_argument, InfoFlags flags)
-    : size_(size), weights_argument_(weights_argument) {
+                                     int size, const char* weights_argument, InfoFlags flags, LeaseOffer lease)
+    : lease_(std::move(lease)), size_(size), weights_argument_(weights_argument) {
+  std::ranges::copy(lease_.values(), values_.begin() + kSlots);
   const int me = size - rank;
   values_[kError] = error_flag(error, rank, size);
   note(options.weighted, kWeighted, kUnweighted, me);
@@ -16,8 +20,15 @@ CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, con
   note(flags.native_weights, kNativeWeights, kNoNativeWeights, me);
 }
 
+LeaseOffer CreationAgreement::agreed_lease() const {
+  LeaseOffer agreed = lease_;
+  std::copy(values_.begin() + kSlots, values_.end(), agreed.values().begin());
+  return agreed;
+}
+
 void CreationAgreement::reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values_.data(), kSlots, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values_.data(), static_cast<int>(values_.size()), MPI_INT, MPI_MAX, comm),
+            "MPI_Allreduce");
   throw_if_failed(comm, local, caller);
 }
 

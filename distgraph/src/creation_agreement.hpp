@@ -1,8 +1,9 @@
 #pragma once
 // The flags every rank contributes to a constructor's single agreement step:
 // its own input error, what must be equal on all ranks (weighted, reorder,
-// and the info keys the constructor reads), and whether dist_graph_create
-// takes a second round or sends to a hub. Reduced with MPI_MAX, each slot
+// and the info keys the constructor reads), whether dist_graph_create
+// takes a second round or sends to a hub, and the result's channel lease
+// (LeaseOffer, core/shared_channel.hpp), which needs no round of its own. Reduced with MPI_MAX, each slot
 // holds size - r for the lowest rank r where the condition holds, 0 where it
 // holds nowhere (the last two: 1 where it holds on any rank).
 #include <array>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "distopo/core/error.hpp"
+#include "distopo/core/shared_channel.hpp"
 #include "distopo/distgraph.hpp"
 
 namespace distopo::detail {
@@ -23,9 +25,10 @@ struct InfoFlags {
 
 class CreationAgreement {
  public:
-  // `weights_argument` names the weights for messages ("weights").
+  // `weights_argument` names the weights for messages ("weights"); `lease`:
+  // the result's lease to agree on (none: LeaseOffer{}).
   CreationAgreement(const std::optional<LocalError>& error, const DistGraphOptions& options, int rank, int size,
-                    const char* weights_argument, InfoFlags flags);
+                    const char* weights_argument, InfoFlags flags, LeaseOffer lease = {});
 
   // An error found after construction (before the reduction).
   void record_error(int rank) { values_[kError] = size_ - rank; }
@@ -46,6 +49,9 @@ class CreationAgreement {
   // The flags, for a reduction done elsewhere (MPI_MAX, e.g. an exchange's
   // agreement step).
   std::span<int> values() { return values_; }
+
+  // After the reduction: the lease offer as every rank agreed on it.
+  [[nodiscard]] LeaseOffer agreed_lease() const;
 
   // After the reduction, on every rank: the same Error if any rank failed or
   // the ranks disagree on weighted, reorder or an info flag.
@@ -73,7 +79,8 @@ class CreationAgreement {
   [[nodiscard]] bool differ(Slot yes, Slot no) const { return values_[yes] != 0 && values_[no] != 0; }
   void note(bool value, Slot yes, Slot no, int me) { values_[value ? yes : no] = me; }
   void throw_if_flag_differs(Slot yes, Slot no, const char* key, const std::string& prefix) const;
-  std::array<int, kSlots> values_{};
+  std::array<int, kSlots + LeaseOffer::kValues> values_{};
+  LeaseOffer lease_;
   int size_;
   const char* weights_argument_;
 };

@@ -115,10 +115,12 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   // Collectives need no private channel: the agreement runs on comm_old.
   const detail::InfoFlags flags{.check_adjacent = check,
                                 .native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights};
-  detail::CreationAgreement(error, options, rank, size, "sourceweights and destweights", flags)
-      .reduce_and_throw(comm_old, error, kCreateAdjacent);
+  detail::CreationAgreement agreement(error, options, rank, size, "sourceweights and destweights", flags,
+                                      LeaseOffer(comm_old));
+  agreement.reduce_and_throw(comm_old, error, kCreateAdjacent);
   if (check) agree_on_error(comm_old, check_both_sides(private_channel(comm_old).comm, record, rank));
-  return detail::install_dist_graph(comm_old, std::move(record), options, native_copy, std::move(mirror));
+  return detail::install_dist_graph(comm_old, std::move(record), options, native_copy, std::move(mirror),
+                                    agreement.agreed_lease());
 }
 
 AdjacentSide in_side(int degree, const int* sources, const int* weights) {

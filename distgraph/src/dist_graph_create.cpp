@@ -175,10 +175,10 @@ void second_round_by_source(MPI_Comm channel, detail::EdgeInbox& inbox, const Di
 // Validate -> outbox -> exchange -> inbox -> lists of this rank (with a
 // second exchange where a rank went by source), with the memory for MPICH's
 // copy of them held since the exchange. `native_copy` (this rank's
-// distopo_native_weights) is agreed in the exchange.
+// distopo_native_weights) and `lease` (the result's) are agreed in the exchange.
 template <class Input>
 detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channel, const Input& input,
-                                   const DistGraphOptions& options, detail::NativeCopy native_copy) {
+                                   const DistGraphOptions& options, detail::NativeCopy native_copy, LeaseOffer lease) {
   ensure_runtime();
   detail::ensure_kokkos();
   const int rank = comm_rank(comm);
@@ -215,7 +215,8 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   }
 
   detail::CreationAgreement agreement(error, options, rank, size, "weights",
-                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights});
+                                      {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights},
+                                      std::move(lease));
   if (outbox && outbox->went_by_source()) agreement.note_by_source();
   if (outbox && sends_to_a_hub(outbox->messages())) agreement.note_hub();
   exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
@@ -241,7 +242,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
     clock.mark("wait");
   }
   clock.print(rank);
-  return {std::move(lists), std::move(mirror)};
+  return {std::move(lists), std::move(mirror), agreement.agreed_lease()};
 }
 
 template <class Input>
@@ -250,10 +251,11 @@ Comm create_from(MPI_Comm comm_old, const Input& input, const DistGraphOptions& 
   require_intracommunicator(comm_old, detail::kCreate);
   const detail::NativeCopy native_copy = detail::requested_native_copy(options.info);
   detail::ReservedLists lists = redistribute(
-      comm_old, [comm_old] { return private_channel(comm_old).comm; }, input, options, native_copy);
+      comm_old, [comm_old] { return private_channel(comm_old).comm; }, input, options, native_copy,
+      LeaseOffer(comm_old));
   detail::PhaseClock clock;
-  Comm result =
-      detail::install_dist_graph(comm_old, std::move(lists.record), options, native_copy, std::move(lists.mirror));
+  Comm result = detail::install_dist_graph(comm_old, std::move(lists.record), options, native_copy,
+                                           std::move(lists.mirror), lists.lease);
   clock.mark("install");
   clock.print(comm_rank(comm_old));
   return result;
@@ -282,7 +284,7 @@ DistGraphTopology redistribute_edges(MPI_Comm comm, MPI_Comm channel, int n, con
   };
   return redistribute(comm, next_channel,
                       detail::ArrayEdges(n, sources, degrees, destinations, weights, options.weighted), options,
-                      detail::requested_native_copy(options.info))
+                      detail::requested_native_copy(options.info), LeaseOffer{})
       .record;
 }
 

@@ -37,7 +37,7 @@ MPI_Comm native_copy_of(MPI_Comm base, const DistGraphTopology& record, bool wei
 // is trusted to succeed (its memory was held since the agreement); with it,
 // every rank learns of a failure on any rank through one allreduce there.
 Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record, [[maybe_unused]] NativeCopy native_copy,
-                   NativeReservation mirror, [[maybe_unused]] MPI_Comm agreement_comm) {
+                   NativeReservation mirror, [[maybe_unused]] MPI_Comm agreement_comm, const LeaseOffer& lease) {
 #if DISTOPO_NATIVE_TOPOLOGY
   const bool weights = record.weighted && native_copy == NativeCopy::kNeighborsAndWeights;
   mirror.release();
@@ -67,7 +67,10 @@ Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record, [
 #endif
   attach_topology(result, std::move(record));
   // Same ranks in the same order: the result joins its parent's channel family.
-  if (!base_is_ours) share_channels(base, result);
+  if (!base_is_ours) {
+    share_channels(base, result);
+    lease.take(result);
+  }
   return result;
 }
 
@@ -78,15 +81,15 @@ NativeCopy requested_native_copy(MPI_Info info) {
 }
 
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
-                        NativeCopy native_copy, NativeReservation mirror) {
+                        NativeCopy native_copy, NativeReservation mirror, const LeaseOffer& lease) {
   if (!options.reorder) {
-    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL);
+    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL, lease);
   }
   const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
   const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
   const Placement placement = place(comm_old, record, layout, settings);
   if (placement.same_order) {
-    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL);
+    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL, lease);
   }
 
   const PrivateChannel channel = private_channel(comm_old);
@@ -96,7 +99,7 @@ Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistG
   record = move_lists(channel.comm, std::move(record), placement);
   MPI_Comm reordered = MPI_COMM_NULL;
   check_mpi(PMPI_Comm_split(comm_old, 0, placement.rank, &reordered), "MPI_Comm_split");
-  return with_topology(reordered, true, std::move(record), native_copy, NativeReservation{}, comm_old);
+  return with_topology(reordered, true, std::move(record), native_copy, NativeReservation{}, comm_old, LeaseOffer{});
 }
 
 }  // namespace distopo::detail

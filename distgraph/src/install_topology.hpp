@@ -9,6 +9,7 @@
 // a reordered result comes from MPI_Comm_split and starts a family of its own.
 #include "distopo/core/comm.hpp"
 #include "distopo/core/native_reservation.hpp"
+#include "distopo/core/shared_channel.hpp"
 #include "distopo/core/topology.hpp"
 #include "distopo/distgraph.hpp"
 
@@ -29,6 +30,7 @@ NativeCopy requested_native_copy(MPI_Info info);
 struct ReservedLists {
   DistGraphTopology record;
   NativeReservation mirror;
+  LeaseOffer lease;  // the result's, as agreed
 };
 
 // Collective over `comm_old`. `record` holds graph node `rank`'s lists and
@@ -37,8 +39,9 @@ struct ReservedLists {
 // the graph nodes may move to other processes (distopo/mapping/placement.hpp),
 // graph node v becoming rank v of the result; lists that moved have no
 // reservation, so there a failure of MPICH's copy is agreed in one more
-// allreduce, the same error on every rank.
+// allreduce, the same error on every rank. `lease`: the result's lease as the
+// agreement left it (taken where the result shares `comm_old`'s channels).
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
-                        NativeCopy native_copy, NativeReservation mirror);
+                        NativeCopy native_copy, NativeReservation mirror, const LeaseOffer& lease);
 
 }  // namespace distopo::detail

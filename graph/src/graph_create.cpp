@@ -75,6 +75,7 @@ struct AgreedGraph {
   GraphTopology record;
   int ranks_per_node = 0;
   NativeReservation native;
+  LeaseOffer lease;  // the result's channel lease, as agreed
 };
 
 AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes, const int index[], const int edges[],
@@ -100,7 +101,8 @@ AgreedGraph validate_collectively(MPI_Comm comm, const char* caller, int nnodes,
       detail::MustAgree{error ? detail::Fingerprint{} : graph_fingerprint(nnodes, index, edges, reorder),
                         "nnodes, index, edges or reorder"},
       detail::MustAgree{setting, kRanksPerNodeSetting}};
-  detail::agree_on_arguments(comm, error, items, caller);
+  agreed.lease = LeaseOffer(comm);
+  detail::agree_on_arguments(comm, error, items, caller, agreed.lease.values());
   return agreed;
 }
 
@@ -135,7 +137,10 @@ Comm graph_create_impl(MPI_Comm comm_old, int nnodes, const int index[], const i
   base = Comm::adopt(native);
 #endif
   attach_topology(base, std::move(record));
-  if (placement.same_order) share_channels(comm_old, base);
+  if (placement.same_order) {
+    share_channels(comm_old, base);
+    agreed.lease.take(base);
+  }
   return base;
 }
 

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "argument_checks.hpp"
@@ -32,9 +33,9 @@ namespace {
 // --- the communicator's settings (set_neighbor_info) -------------------------
 
 constexpr const char* kAlgorithmKey = "distopo_neighbor_algorithm";
-constexpr const char* kAlgorithmEnv = "DISTOPO_NEIGHBOR_ALGORITHM";
 constexpr const char* kMaxBytesKey = "distopo_neighbor_aggregate_max_bytes";
-constexpr const char* kMaxBytesEnv = "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES";
+// Their environment variables: kNeighborSettingsEnv's entries, in this order.
+enum SettingsVariable { kAlgorithmVariable, kMaxBytesVariable, kRanksPerNodeVariable };
 
 // The keys given to set_neighbor_info, copied to duplicates (MPI_Comm_dup
 // keeps a communicator's info).
@@ -90,12 +91,16 @@ class CommInfo {
 };
 
 // The value of a setting: the key kept by set_neighbor_info, the key in the
-// communicator's info, the environment.
-std::optional<std::string> setting(const CommInfo& info, const std::optional<std::string>& kept, const char* key,
-                                   const char* env) {
+// communicator's info, the environment (or the snapshot of it that the
+// communicator's constructor agreed on).
+std::optional<std::string> setting(const CommInfo* info, const std::optional<std::string>& kept, const char* key,
+                                   SettingsVariable variable, const SettingsEnvironment* snapshot) {
   if (kept) return kept;
-  if (std::optional<std::string> value = info.value(key)) return value;
-  if (const char* text = std::getenv(env)) return std::string(text);
+  if (info != nullptr) {
+    if (std::optional<std::string> value = info->value(key)) return value;
+  }
+  if (snapshot != nullptr) return (*snapshot)[variable];
+  if (const char* text = std::getenv(kNeighborSettingsEnv[variable])) return std::string(text);
   return std::nullopt;
 }
 
@@ -109,46 +114,65 @@ const TopologyRecord& record_of(MPI_Comm comm, const char* caller) {
   return *record;
 }
 
-}  // namespace
-
-PlanSettings read_settings(MPI_Comm comm) {
-  const Settings none;
+// `comm`'s settings, and whether they are agreed already: with `prepaid`
+// (its constructor took the lease and agreed on the environment's settings)
+// and no keys set since, they are the snapshot's. The communicator's info is
+// not read then: MPICH keeps no distopo key on a new communicator, and the
+// keys reach it only through set_neighbor_info (MPI_Comm_set_info).
+std::pair<PlanSettings, bool> read_settings(MPI_Comm comm, const PrepaidLease* prepaid) {
   const Settings* kept = find_cached<Settings>(comm, settings_keyval);
+  const bool agreed = prepaid != nullptr && kept == nullptr;
+  const Settings none;
   if (kept == nullptr) kept = &none;
-  const CommInfo info(comm);
+  std::optional<CommInfo> info;
+  if (!agreed) info.emplace(comm);
+  const CommInfo* comm_info = info ? &*info : nullptr;
+  const SettingsEnvironment* snapshot = agreed ? &prepaid->environment : nullptr;
   PlanSettings s;
-  if (const auto text = setting(info, kept->algorithm, kAlgorithmKey, kAlgorithmEnv)) {
+  if (const auto text = setting(comm_info, kept->algorithm, kAlgorithmKey, kAlgorithmVariable, snapshot)) {
     if (const auto algorithm = parse_algorithm(*text)) s.algorithm = *algorithm;
   }
-  if (const auto text = setting(info, kept->max_bytes, kMaxBytesKey, kMaxBytesEnv))
+  if (const auto text = setting(comm_info, kept->max_bytes, kMaxBytesKey, kMaxBytesVariable, snapshot))
     s.aggregate_max_bytes = parse_bytes(*text);
-  if (const auto text = setting(info, kept->ranks_per_node, kRanksPerNodeInfoKey, kRanksPerNodeEnv)) {
+  if (const auto text =
+          setting(comm_info, kept->ranks_per_node, kRanksPerNodeInfoKey, kRanksPerNodeVariable, snapshot)) {
     s.ranks_per_node = parse_positive(text->c_str());
   }
-  s.known_node_count = family_node_count(comm);
-  return s;
+  s.known_node_count = agreed ? prepaid->node_count : family_node_count(comm);
+  return {s, agreed};
 }
+
+}  // namespace
 
 NeighborState& state_of(MPI_Comm comm, const char* caller) {
   const TopologyRecord& record = record_of(comm, caller);
   NeighborState* state = find_cached<NeighborState>(comm, state_keyval);
   if (state != nullptr && state->record == &record && state->plan) return *state;
-  // A plan is needed. Its settings are agreed in the channel's lease on the
-  // communicator's first collective, in an allreduce of their own later
-  // (after set_neighbor_info, or a new topology record).
-  PlanSettings settings = read_settings(comm);
+  // A plan is needed. On the communicator's first collective its settings
+  // are agreed in the channel's lease, or were agreed by its constructor
+  // with the lease (prepaid); later (after set_neighbor_info, or a new
+  // topology record) in an allreduce of their own.
+  const std::optional<PrepaidLease> prepaid = state == nullptr ? take_prepaid_lease(comm) : std::nullopt;
+  auto [settings, agreed] = read_settings(comm, prepaid ? &*prepaid : nullptr);
   SettingsAgreement agreement(settings);
   if (state == nullptr) {
     auto owned = std::make_unique<NeighborState>();
-    owned->channel = lease_channel(comm, caller, agreement.values);
+    if (prepaid) {
+      owned->channel = prepaid->lease;
+      if (!agreed) agreement.reduce(comm);
+    } else {
+      owned->channel = lease_channel(comm, caller, agreement.values);
+    }
     owned->rank = comm_rank(comm);
     check_mpi(MPI_Comm_set_attr(comm, state_keyval.get(), owned.get()), "MPI_Comm_set_attr");
     state = owned.release();
   } else {
     agreement.reduce(comm);
   }
-  agreement.check(caller);
-  settings.known_node_count = agreement.agreed_node_count();
+  if (!agreed) {
+    agreement.check(caller);
+    settings.known_node_count = agreement.agreed_node_count();
+  }
   const Tags tags = next_tags(*state);
   state->plan = make_plan(comm, record, state->rank, settings, state->channel.get(), tags.direct);
   state->persistent_auto.reset();

@@ -206,7 +206,6 @@ struct PlanSettings {
   // settings, but ranks that differ only make it unknown, not an error.
   int known_node_count = 0;
 };
-PlanSettings read_settings(MPI_Comm comm);
 
 // The settings as values reduced with MPI_MAX (each with its negation), so
 // that their agreement can ride on a collective made anyway (the channel's

@@ -82,6 +82,72 @@ TEST(NeighborIsolation, UserAnyTagReceiveIsNotConsumed) {
   EXPECT_EQ(user, 4242 + (me + comm.size() - 1) % comm.size());
 }
 
+// A topology communicator made where its parent's channel family has a
+// channel with room takes its channel lease in its constructor's agreement,
+// so its first collective makes no round of its own: first non-blocking
+// collectives on two such communicators may start in different orders on
+// different ranks (legal: different communicators). The lease's allreduce
+// on the first collective used to make them wait for each other.
+TEST(NeighborChannels, FirstCollectivesStartInDifferentOrdersOnRanks) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  const char* algorithm = std::getenv("DISTOPO_NEIGHBOR_ALGORITHM");
+  if (algorithm != nullptr && std::string(algorithm) == "aggregated") {
+    GTEST_SKIP() << "an aggregated plan is made collectively at the first collective";
+  }
+  MPI_Comm parent = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &parent);  // a family of its own, without a channel yet
+  const std::vector<int> dims{world_size()};
+  {
+    distopo::Comm opener = distopo::cart_create(parent, dims, {distopo::periodic});
+    std::vector<int> send = {0, 1}, recv(2, -1);
+    distopo::neighbor_alltoall(opener, send, recv);  // opens the family's channel
+  }
+  distopo::Comm a = distopo::cart_create(parent, dims, {distopo::periodic});
+  distopo::Comm b = distopo::cart_create(parent, dims, {distopo::periodic});
+  const int me = a.rank();
+  std::vector<int> send_a = {10 * me, 10 * me + 1}, recv_a(2, -1);
+  std::vector<int> send_b = {1000 + 10 * me, 1000 + 10 * me + 1}, recv_b(2, -1);
+  MPI_Request requests[2];
+  if (me % 2 == 0) {
+    requests[0] = distopo::ineighbor_alltoall(a, send_a, recv_a);
+    requests[1] = distopo::ineighbor_alltoall(b, send_b, recv_b);
+  } else {
+    requests[1] = distopo::ineighbor_alltoall(b, send_b, recv_b);
+    requests[0] = distopo::ineighbor_alltoall(a, send_a, recv_a);
+  }
+  MPI_Waitall(2, requests, MPI_STATUSES_IGNORE);
+  EXPECT_EQ(recv_a, ring_expected(a, 0));
+  EXPECT_EQ(recv_b, ring_expected(b, 1000));
+  MPI_Comm_free(&parent);
+}
+
+// The settings in the environment are agreed with a constructor's lease: a
+// rank whose environment differs makes the first collective MPI_ERR_ARG on
+// every rank, as on a communicator that leases at its first collective.
+TEST(NeighborChannels, EnvironmentSettingOnOneRankOnlyFailsEverywhere) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  constexpr const char* kVariable = "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES";
+  const char* before = std::getenv(kVariable);
+  const std::string kept = before != nullptr ? before : "";
+  distopo::Comm opener = ring();
+  const int me = opener.rank();
+  std::vector<int> send = {10 * me, 10 * me + 1}, recv(2, -1);
+  distopo::neighbor_alltoall(opener, send, recv);  // the family has a channel: the next ring's lease is prepaid
+  if (me == 1) setenv(kVariable, "77", 1);
+  {
+    distopo::Comm comm = ring();
+    EXPECT_EQ(error_class_of([&] { distopo::neighbor_alltoall(comm, send, recv); }), MPI_ERR_ARG);
+  }
+  if (before != nullptr) {
+    setenv(kVariable, kept.c_str(), 1);
+  } else {
+    unsetenv(kVariable);
+  }
+  distopo::Comm again = ring();  // set alike again: a new ring works
+  distopo::neighbor_alltoall(again, send, recv);
+  EXPECT_EQ(recv, ring_expected(again, 0));
+}
+
 TEST(NeighborRequests, TwoOutstandingCompleteInReverseOrder) {
   distopo::Comm comm = ring();
   const int me = comm.rank();

@@ -44,7 +44,9 @@ struct MustAgree {
 };
 
 // Collective over comm. The first item that differs is the one reported.
+// `also_max` rides on the same allreduce (MPI_MAX, in place): values the
+// caller agrees on without a round of its own (a LeaseOffer's).
 void agree_on_arguments(MPI_Comm comm, const std::optional<LocalError>& local, std::span<const MustAgree> items,
-                        const char* caller);
+                        const char* caller, std::span<int> also_max = {});
 
 }  // namespace distopo::detail
