@@ -26,10 +26,19 @@ LeaseOffer CreationAgreement::agreed_lease() const {
   return agreed;
 }
 
-void CreationAgreement::reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
-  check_mpi(MPI_Allreduce(MPI_IN_PLACE, values_.data(), static_cast<int>(values_.size()), MPI_INT, MPI_MAX, comm),
-            "MPI_Allreduce");
+void CreationAgreement::start_reduction(MPI_Comm comm) {
+  check_mpi(PMPI_Iallreduce(MPI_IN_PLACE, values_.data(), static_cast<int>(values_.size()), MPI_INT, MPI_MAX, comm,
+                            &reduction_),
+            "MPI_Iallreduce");
+}
+
+void CreationAgreement::finish_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
+  check_mpi(PMPI_Wait(&reduction_, MPI_STATUS_IGNORE), "MPI_Wait");
   throw_if_failed(comm, local, caller);
+}
+
+CreationAgreement::~CreationAgreement() {
+  if (reduction_ != MPI_REQUEST_NULL) PMPI_Wait(&reduction_, MPI_STATUS_IGNORE);
 }
 
 void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local,

@@ -57,8 +57,15 @@ class CreationAgreement {
   // the ranks disagree on weighted, reorder or an info flag.
   void throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) const;
 
-  // Both steps, with an allreduce of its own.
-  void reduce_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller);
+  // The reduction in an allreduce of its own, started (MPI_Iallreduce) so
+  // that the constructor's other collective work (MPICH's copy) runs while it
+  // is in flight, then waited for: every rank throws the same Error, or none.
+  void start_reduction(MPI_Comm comm);
+  void finish_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller);
+
+  CreationAgreement(const CreationAgreement&) = delete;
+  CreationAgreement& operator=(const CreationAgreement&) = delete;
+  ~CreationAgreement();  // waits for a reduction still in flight (an exception left it)
 
  private:
   enum Slot {
@@ -80,6 +87,7 @@ class CreationAgreement {
   void note(bool value, Slot yes, Slot no, int me) { values_[value ? yes : no] = me; }
   void throw_if_flag_differs(Slot yes, Slot no, const char* key, const std::string& prefix) const;
   std::array<int, kSlots + LeaseOffer::kValues> values_{};
+  MPI_Request reduction_ = MPI_REQUEST_NULL;
   LeaseOffer lease_;
   int size_;
   const char* weights_argument_;

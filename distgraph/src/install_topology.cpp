@@ -31,13 +31,15 @@ MPI_Comm native_copy_of(MPI_Comm base, const DistGraphTopology& record, bool wei
 }
 #endif
 
-// The result over `base`'s group in `base`'s rank order; `base_is_ours`: a
+// MPICH's copy of `record` (or, without it, a copy of `base` with none of its
+// attributes) over `base`'s group in its rank order; `base_is_ours`: a
 // communicator made for this result, taken over (or freed) instead of copied.
-// `mirror` is released for MPICH's copy. Without `agreement_comm` MPICH's copy
-// is trusted to succeed (its memory was held since the agreement); with it,
-// every rank learns of a failure on any rank through one allreduce there.
-Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record, [[maybe_unused]] NativeCopy native_copy,
-                   NativeReservation mirror, [[maybe_unused]] MPI_Comm agreement_comm, const LeaseOffer& lease) {
+// `mirror` is released for MPICH's copy. Without `agreement_comm` MPICH's
+// copy is trusted to succeed (its memory was held since the agreement); with
+// it, every rank learns of a failure on any rank through one allreduce there.
+Comm copy_in_order(MPI_Comm base, bool base_is_ours, const DistGraphTopology& record,
+                   [[maybe_unused]] NativeCopy native_copy, NativeReservation mirror,
+                   [[maybe_unused]] MPI_Comm agreement_comm) {
 #if DISTOPO_NATIVE_TOPOLOGY
   const bool weights = record.weighted && native_copy == NativeCopy::kNeighborsAndWeights;
   mirror.release();
@@ -60,18 +62,47 @@ Comm with_topology(MPI_Comm base, bool base_is_ours, DistGraphTopology record, [
     }
   }
   check_mpi(code, "MPICH's copy of the topology (PMPI_Dist_graph_create_adjacent)");
-  Comm result = Comm::adopt(native);
+  return Comm::adopt(native);
 #else
   mirror.release();
-  Comm result = base_is_ours ? Comm::adopt(base) : copy_without_attributes(base);
+  return base_is_ours ? Comm::adopt(base) : copy_without_attributes(base);
 #endif
+}
+
+// `result` (a copy in order of `parent`, or of a reordered communicator when
+// `parent` is null) with `record` attached; a copy in order joins the
+// parent's channel family and takes the lease the agreement left.
+Comm with_record(Comm result, DistGraphTopology record, MPI_Comm parent, const LeaseOffer& lease) {
   attach_topology(result, std::move(record));
-  // Same ranks in the same order: the result joins its parent's channel family.
-  if (!base_is_ours) {
-    share_channels(base, result);
+  if (parent != MPI_COMM_NULL) {
+    share_channels(parent, result);
     lease.take(result);
   }
   return result;
+}
+
+// With options.reorder (agreed): the graph nodes placed node-aware; `made`,
+// a copy in order of `comm_old` made already (or null), is the result where
+// no node moves.
+Comm install_reordered(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
+                       NativeCopy native_copy, NativeReservation mirror, const LeaseOffer& lease, Comm made) {
+  const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
+  const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
+  const Placement placement = place(comm_old, record, layout, settings);
+  if (placement.same_order) {
+    if (made.is_null()) made = copy_in_order(comm_old, false, record, native_copy, std::move(mirror), MPI_COMM_NULL);
+    return with_record(std::move(made), std::move(record), comm_old, lease);
+  }
+  made = Comm();
+  const PrivateChannel channel = private_channel(comm_old);
+  // The lists that arrive are another graph node's: the reservation made for
+  // this rank's does not cover them.
+  mirror.release();
+  record = move_lists(channel.comm, std::move(record), placement);
+  MPI_Comm reordered = MPI_COMM_NULL;
+  check_mpi(PMPI_Comm_split(comm_old, 0, placement.rank, &reordered), "MPI_Comm_split");
+  Comm result = copy_in_order(reordered, true, record, native_copy, NativeReservation{}, comm_old);
+  return with_record(std::move(result), std::move(record), MPI_COMM_NULL, LeaseOffer{});
 }
 
 }  // namespace
@@ -82,24 +113,25 @@ NativeCopy requested_native_copy(MPI_Info info) {
 
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
                         NativeCopy native_copy, NativeReservation mirror, const LeaseOffer& lease) {
-  if (!options.reorder) {
-    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL, lease);
+  if (options.reorder) {
+    return install_reordered(comm_old, std::move(record), options, native_copy, std::move(mirror), lease, Comm());
   }
-  const ReorderSettings settings = agreed_reorder_settings(comm_old, options.info);
-  const NodeLayout layout = discover_nodes(comm_old, settings.ranks_per_node);
-  const Placement placement = place(comm_old, record, layout, settings);
-  if (placement.same_order) {
-    return with_topology(comm_old, false, std::move(record), native_copy, std::move(mirror), MPI_COMM_NULL, lease);
-  }
+  Comm result = copy_in_order(comm_old, false, record, native_copy, std::move(mirror), MPI_COMM_NULL);
+  return with_record(std::move(result), std::move(record), comm_old, lease);
+}
 
-  const PrivateChannel channel = private_channel(comm_old);
-  // The lists that arrive are another graph node's: the reservation made for
-  // this rank's does not cover them.
-  mirror.release();
-  record = move_lists(channel.comm, std::move(record), placement);
-  MPI_Comm reordered = MPI_COMM_NULL;
-  check_mpi(PMPI_Comm_split(comm_old, 0, placement.rank, &reordered), "MPI_Comm_split");
-  return with_topology(reordered, true, std::move(record), native_copy, NativeReservation{}, comm_old, LeaseOffer{});
+Comm copy_before_agreement(MPI_Comm comm_old, const DistGraphTopology& record, NativeCopy native_copy,
+                           NativeReservation mirror) {
+  return copy_in_order(comm_old, false, record, native_copy, std::move(mirror), MPI_COMM_NULL);
+}
+
+Comm install_made(MPI_Comm comm_old, Comm made, DistGraphTopology record, const DistGraphOptions& options,
+                  NativeCopy native_copy, const LeaseOffer& lease) {
+  if (options.reorder) {
+    return install_reordered(comm_old, std::move(record), options, native_copy, NativeReservation{}, lease,
+                             std::move(made));
+  }
+  return with_record(std::move(made), std::move(record), comm_old, lease);
 }
 
 }  // namespace distopo::detail

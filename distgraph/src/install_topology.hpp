@@ -44,4 +44,17 @@ struct ReservedLists {
 Comm install_dist_graph(MPI_Comm comm_old, DistGraphTopology record, const DistGraphOptions& options,
                         NativeCopy native_copy, NativeReservation mirror, const LeaseOffer& lease);
 
+// The same in two steps, for a constructor whose agreement is in flight
+// while MPICH makes its copy (dist_graph_create_adjacent: one round's time
+// instead of two). Collective over `comm_old`: the communicator in
+// `comm_old`'s rank order with MPICH's copy of `record` (on a rank with an
+// input error, an empty record); every rank makes it, whatever the
+// agreement will say.
+Comm copy_before_agreement(MPI_Comm comm_old, const DistGraphTopology& record, NativeCopy native_copy,
+                           NativeReservation mirror);
+// After the agreement: `made` becomes the result, or is freed where the
+// agreed reordering moves graph nodes (collective over `comm_old` then).
+Comm install_made(MPI_Comm comm_old, Comm made, DistGraphTopology record, const DistGraphOptions& options,
+                  NativeCopy native_copy, const LeaseOffer& lease);
+
 }  // namespace distopo::detail

@@ -255,6 +255,51 @@ TEST(DistGraphErrors, AdjacentUnweightedOnSomeRanksOnly) {
       MPI_ERR_ARG);
 }
 
+// dist_graph_create_adjacent makes MPICH's copy while its agreement is in
+// flight: a flag that differs between ranks still fails everywhere, and
+// no rank keeps the copy it made.
+TEST(DistGraphErrors, AdjacentReorderOrCheckOnSomeRanksOnly) {
+  if (world_size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  const int size = world_size();
+  const std::vector<int> next = {(world_rank() + 1) % size};
+  const std::vector<int> previous = {(world_rank() + size - 1) % size};
+  const std::vector<int> weight = {1};
+  distopo::DistGraphOptions reorder;
+  reorder.reorder = world_rank() == culprit();
+  EXPECT_EQ(error_class_of(
+                [&] { distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, previous, weight, next, weight, reorder); }),
+            MPI_ERR_ARG);
+  MPI_Info check = MPI_INFO_NULL;
+  MPI_Info_create(&check);
+  MPI_Info_set(check, "distopo_check_adjacent", "true");
+  distopo::DistGraphOptions checked;
+  checked.info = world_rank() == culprit() ? check : MPI_INFO_NULL;
+  EXPECT_EQ(error_class_of(
+                [&] { distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, previous, weight, next, weight, checked); }),
+            MPI_ERR_ARG);
+  MPI_Info_free(&check);
+  expect_next_create_works();
+}
+
+// More failed creates than MPICH has communicators (2048 context ids): the
+// copy each rank made during the agreement is freed with the error.
+TEST(DistGraphErrors, AdjacentErrorsLeaveNoCommunicatorBehind) {
+  const bool bad = world_rank() == culprit();
+  const std::vector<int> next = {(world_rank() + 1) % world_size()};
+  const std::vector<int> weight = {1};
+  for (int i = 0; i < 2200; ++i) {
+    const int got = error_class_of([&] {
+      distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, bad ? -1 : 0, nullptr, nullptr, 1, next.data(), weight.data(),
+                                          {});
+    });
+    if (got != MPI_ERR_ARG) {
+      ADD_FAILURE() << "create " << i << ": error class " << got;
+      break;
+    }
+  }
+  expect_next_create_works();
+}
+
 TEST(DistGraphErrors, NullAndInterCommunicator) {
   std::vector<Edge> edges;
   EXPECT_EQ(error_class_of([&] { distopo::dist_graph_create(MPI_COMM_NULL, edges); }), MPI_ERR_COMM);
