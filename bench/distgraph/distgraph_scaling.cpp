@@ -10,7 +10,10 @@
 //   mode, time_s, bytes_per_rank  "real", and the two figures above under the
 //                        names of the simulated rows (docs/results/scaling/)
 // The two implementations alternate within every repetition, so machine noise
-// hits both alike; compare them as ratios of the same run.
+// hits both alike; compare them as ratios of the same run. With
+// --constructor adjacent, each rank gives dist_graph_create_adjacent its own
+// lists of the family's graph (as MPICH's MPI_Dist_graph_create makes them,
+// sorted) instead.
 // Run: mpiexec -n P distgraph_scaling [--family ring,powerlaw] [--reps 11] ...
 #include <mpi.h>
 #include <sys/resource.h>
@@ -58,6 +61,16 @@ struct Settings {
   bool fresh_comm = false;      // every timed create on a new duplicate of MPI_COMM_WORLD
   bool native_weights = false;  // distopo's creates copy the weights to MPICH's topology too
   unsigned seed = 1;
+  std::string constructor = "create";  // or "adjacent"
+};
+
+// What a create is given on this rank: the family's edges, and for
+// dist_graph_create_adjacent this rank's lists of the same graph.
+struct Input {
+  explicit Input(bench::LocalEdges family_edges) : edges(std::move(family_edges)) {}
+  bench::LocalEdges edges;
+  bool adjacent = false;
+  std::vector<int> sources, source_weights, destinations, destination_weights;
 };
 
 // One timed call on every rank: its duration and the heap it added.
@@ -73,9 +86,28 @@ long page_faults() {
   return usage.ru_minflt + usage.ru_majflt;
 }
 
+MPI_Comm create_adjacent(Impl impl, const Input& input, bool weighted, MPI_Comm comm, MPI_Info distopo_info) {
+  const auto degree = [](const std::vector<int>& list) { return static_cast<int>(list.size()); };
+  const int* in_weights = weighted ? input.source_weights.data() : MPI_UNWEIGHTED;
+  const int* out_weights = weighted ? input.destination_weights.data() : MPI_UNWEIGHTED;
+  if (impl == Impl::mpich) {
+    MPI_Comm graph = MPI_COMM_NULL;
+    PMPI_Dist_graph_create_adjacent(comm, degree(input.sources), input.sources.data(), in_weights,
+                                    degree(input.destinations), input.destinations.data(), out_weights, MPI_INFO_NULL,
+                                    0, &graph);
+    return graph;
+  }
+  return distopo::dist_graph_create_adjacent(comm, degree(input.sources), input.sources.data(), in_weights,
+                                             degree(input.destinations), input.destinations.data(), out_weights,
+                                             {.weighted = weighted, .reorder = false, .info = distopo_info})
+      .release();
+}
+
 // `distopo_info`: the info distopo's create is given (MPICH's gets none).
-MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted, MPI_Comm comm = MPI_COMM_WORLD,
+MPI_Comm create(Impl impl, const Input& input, bool weighted, MPI_Comm comm = MPI_COMM_WORLD,
                 MPI_Info distopo_info = MPI_INFO_NULL) {
+  if (input.adjacent) return create_adjacent(impl, input, weighted, comm, distopo_info);
+  const bench::LocalEdges& edges = input.edges;
   const int* weights = weighted ? edges.weights.data() : MPI_UNWEIGHTED;
   if (impl == Impl::mpich) {
     MPI_Comm graph = MPI_COMM_NULL;
@@ -92,7 +124,7 @@ MPI_Comm create(Impl impl, const bench::LocalEdges& edges, bool weighted, MPI_Co
 
 // With `fresh_comm`, the call runs on a new duplicate of MPI_COMM_WORLD (made
 // before the clock starts): what a program that creates one topology sees.
-Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bool fresh_comm, MPI_Info distopo_info) {
+Sample timed_create(Impl impl, const Input& input, bool weighted, bool fresh_comm, MPI_Info distopo_info) {
   MPI_Comm comm = MPI_COMM_WORLD;
   if (fresh_comm) MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Barrier(MPI_COMM_WORLD);
@@ -102,7 +134,7 @@ Sample timed_create(Impl impl, const bench::LocalEdges& edges, bool weighted, bo
 #endif
   const long faults = page_faults();
   const double start = MPI_Wtime();
-  MPI_Comm graph = create(impl, edges, weighted, comm, distopo_info);
+  MPI_Comm graph = create(impl, input, weighted, comm, distopo_info);
   sample.seconds = MPI_Wtime() - start;
   sample.page_faults = page_faults() - faults;
 #ifndef DISTOPO_NO_HEAP_METER
@@ -142,9 +174,9 @@ std::pair<std::vector<std::pair<int, int>>, std::vector<std::pair<int, int>>> so
 // distopo's lists (read from its own record) against MPICH's for the same
 // input: the same multiset on every rank? Also checks that distopo's lists are
 // already sorted, as documented. Collective; the answer is the same everywhere.
-bool same_neighbors(const bench::LocalEdges& edges, bool weighted) {
-  MPI_Comm ours = create(Impl::distopo, edges, weighted);
-  MPI_Comm theirs = create(Impl::mpich, edges, weighted);
+bool same_neighbors(const Input& input, bool weighted) {
+  MPI_Comm ours = create(Impl::distopo, input, weighted);
+  MPI_Comm theirs = create(Impl::mpich, input, weighted);
   const distopo::DistGraphNeighbors& record = distopo::dist_graph_neighbors(ours);
   auto zip = [weighted](const std::vector<int>& ranks, const std::vector<int>& weights) {
     std::vector<std::pair<int, int>> pairs;
@@ -162,30 +194,46 @@ bool same_neighbors(const bench::LocalEdges& edges, bool weighted) {
   return same != 0;
 }
 
-int max_indegree(const bench::LocalEdges& edges) {
-  MPI_Comm graph = create(Impl::distopo, edges, true);
+int max_indegree(const Input& input) {
+  MPI_Comm graph = create(Impl::distopo, input, true);
   int indegree = distopo::dist_graph_neighbors_count(graph).indegree;
   MPI_Allreduce(MPI_IN_PLACE, &indegree, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Comm_free(&graph);
   return indegree;
 }
 
-bench::LocalEdges edges_of(const Settings& settings, const std::string& family, int rank, int size) {
-  bench::LocalEdges edges =
-      bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree);
-  if (settings.weights == "distinct") bench::make_weights_distinct(edges);
-  return edges;
+// This rank's lists of the graph `edges` make, sorted by (rank, weight).
+void take_lists(Input& input, bool weighted) {
+  MPI_Comm graph = create(Impl::mpich, Input(input.edges), weighted);  // a copy of the edges: setup only
+  auto [in, out] = sorted_neighbors(graph, weighted);
+  MPI_Comm_free(&graph);
+  for (const auto& [rank, weight] : in) {
+    input.sources.push_back(rank);
+    input.source_weights.push_back(weight);
+  }
+  for (const auto& [rank, weight] : out) {
+    input.destinations.push_back(rank);
+    input.destination_weights.push_back(weight);
+  }
+  input.adjacent = true;
+}
+
+Input input_of(const Settings& settings, const std::string& family, int rank, int size) {
+  Input input(bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree));
+  if (settings.weights == "distinct") bench::make_weights_distinct(input.edges);
+  if (settings.constructor == "adjacent") take_lists(input, !settings.unweighted);
+  return input;
 }
 
 // Creates and frees graphs of the first family with both implementations
 // until `warmup_seconds` have passed on every rank.
 void warm_up_process(const Settings& settings, int rank, int size) {
   if (settings.families.empty()) return;
-  const bench::LocalEdges edges = edges_of(settings, settings.families.front(), rank, size);
+  const Input input = input_of(settings, settings.families.front(), rank, size);
   const double start = MPI_Wtime();
   for (double elapsed = 0; elapsed < settings.warmup_seconds;) {
     for (Impl impl : {Impl::distopo, Impl::mpich}) {
-      MPI_Comm graph = create(impl, edges, !settings.unweighted);
+      MPI_Comm graph = create(impl, input, !settings.unweighted);
       MPI_Comm_free(&graph);
     }
     elapsed = MPI_Wtime() - start;
@@ -195,7 +243,8 @@ void warm_up_process(const Settings& settings, int rank, int size) {
 
 // Runs one family; returns false if distopo's neighbors differ from MPICH's.
 bool run_family(const Settings& settings, const std::string& family, int rank, int size) {
-  const bench::LocalEdges edges = edges_of(settings, family, rank, size);
+  const Input input = input_of(settings, family, rank, size);
+  const bench::LocalEdges& edges = input.edges;
   const bool weighted = !settings.unweighted;
   std::vector<Impl> impls;
   if (settings.impl != "mpich") impls.push_back(Impl::distopo);
@@ -207,7 +256,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
   }
 
   for (int i = 0; i < settings.warmup; ++i) {
-    for (Impl impl : impls) timed_create(impl, edges, weighted, settings.fresh_comm, distopo_info);
+    for (Impl impl : impls) timed_create(impl, input, weighted, settings.fresh_comm, distopo_info);
   }
   std::vector<std::vector<double>> times(impls.size());
   std::vector<std::vector<double>> heaps(impls.size());
@@ -216,7 +265,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
     for (std::size_t k = 0; k < impls.size(); ++k) {
       // Alternate which implementation goes first, so neither always runs on a warm cache.
       const std::size_t which = (k + static_cast<std::size_t>(rep)) % impls.size();
-      const Sample sample = timed_create(impls[which], edges, weighted, settings.fresh_comm, distopo_info);
+      const Sample sample = timed_create(impls[which], input, weighted, settings.fresh_comm, distopo_info);
       double worst[3] = {sample.seconds, sample.extra_heap ? static_cast<double>(*sample.extra_heap) : -1.0,
                          static_cast<double>(sample.page_faults)};
       MPI_Allreduce(MPI_IN_PLACE, worst, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -225,8 +274,8 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
       faults[which].push_back(worst[2]);
     }
   }
-  const bool same = impls.size() == 2 ? same_neighbors(edges, weighted) : true;
-  const int indegree_max = max_indegree(edges);
+  const bool same = impls.size() == 2 ? same_neighbors(input, weighted) : true;
+  const int indegree_max = max_indegree(input);
   long long total_edges = static_cast<long long>(edges.edge_count());
   MPI_Allreduce(MPI_IN_PLACE, &total_edges, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
 
@@ -244,6 +293,7 @@ bool run_family(const Settings& settings, const std::string& family, int rank, i
                              {"weighted", weighted},
                              {"weights", settings.weights},
                              {"fresh_comm", settings.fresh_comm},
+                             {"constructor", settings.constructor},
                              {"native_weights", settings.native_weights},
                              {"indegree_max", indegree_max}};
       const double heap = median(heaps[k]);
@@ -292,6 +342,10 @@ int main(int argc, char** argv) {
   app.add_flag("--native-weights", settings.native_weights,
                "give distopo's creates info key distopo_native_weights = true (MPICH's copy of the graph holds the "
                "weights too)");
+  app.add_option("--constructor", settings.constructor,
+                 "create: MPI_Dist_graph_create with the family's edges; adjacent: MPI_Dist_graph_create_adjacent with "
+                 "each rank's lists of the same graph")
+      ->check(CLI::IsMember({"create", "adjacent"}));
   app.add_flag("--fresh-comm", settings.fresh_comm,
                "time every create on a new duplicate of MPI_COMM_WORLD (a program's first create on a communicator)");
   int rank = 0;
