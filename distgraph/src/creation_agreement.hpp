@@ -1,11 +1,12 @@
 #pragma once
 // The flags every rank contributes to a constructor's single agreement step:
 // its own input error, what must be equal on all ranks (weighted, reorder,
-// and the info keys the constructor reads), whether dist_graph_create
-// takes a second round or sends to a hub, and the result's channel lease
-// (LeaseOffer, core/shared_channel.hpp), which needs no round of its own. Reduced with MPI_MAX, each slot
-// holds size - r for the lowest rank r where the condition holds, 0 where it
-// holds nowhere (the last two: 1 where it holds on any rank).
+// and the info keys the constructor reads), whether dist_graph_create takes
+// a second round or sends to a hub, and the result's channel lease
+// (LeaseOffer, core/shared_channel.hpp), which so needs no round of its own.
+// Reduced with MPI_MAX, each flag's slot holds size - r for the lowest rank r
+// where the condition holds, 0 where it holds nowhere (the second round and
+// the hub: 1 where it holds on any rank); the lease's values follow.
 #include <array>
 #include <optional>
 #include <span>
