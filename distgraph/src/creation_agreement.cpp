@@ -32,8 +32,10 @@ void CreationAgreement::start_reduction(MPI_Comm comm) {
             "MPI_Iallreduce");
 }
 
+void CreationAgreement::wait_for_reduction() { check_mpi(PMPI_Wait(&reduction_, MPI_STATUS_IGNORE), "MPI_Wait"); }
+
 void CreationAgreement::finish_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller) {
-  check_mpi(PMPI_Wait(&reduction_, MPI_STATUS_IGNORE), "MPI_Wait");
+  wait_for_reduction();
   throw_if_failed(comm, local, caller);
 }
 

@@ -62,6 +62,7 @@ class CreationAgreement {
   // that the constructor's other collective work (MPICH's copy) runs while it
   // is in flight, then waited for: every rank throws the same Error, or none.
   void start_reduction(MPI_Comm comm);
+  void wait_for_reduction();
   void finish_and_throw(MPI_Comm comm, const std::optional<LocalError>& local, const char* caller);
 
   CreationAgreement(const CreationAgreement&) = delete;

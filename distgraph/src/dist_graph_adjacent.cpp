@@ -22,6 +22,12 @@
 namespace distopo {
 namespace {
 
+int thread_level() {
+  int level = MPI_THREAD_SINGLE;
+  check_mpi(PMPI_Query_thread(&level), "MPI_Query_thread");
+  return level;
+}
+
 using detail::AdjacentSide;
 using detail::kCheckAdjacentKey;
 using detail::kCreateAdjacent;
@@ -116,10 +122,14 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
                                 .native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights};
   // MPICH's copy is made while the agreement is in flight: the call costs
   // one round's time, not two. A rank with an input error makes an empty one,
-  // freed with the others' when the agreement reports the error.
+  // freed with the others' when the agreement reports the error. Under
+  // MPI_THREAD_MULTIPLE the agreement is waited for first (the copy is still
+  // made on every rank, so the calls match): there, with threads contending
+  // for MPICH's lock, the overlap made the call slower.
   detail::CreationAgreement agreement(error, options, rank, size, "sourceweights and destweights", flags,
                                       LeaseOffer(comm_old));
   agreement.start_reduction(comm_old);
+  if (thread_level() == MPI_THREAD_MULTIPLE) agreement.wait_for_reduction();
   const DistGraphTopology none;
   Comm made = detail::copy_before_agreement(comm_old, error ? none : record, native_copy, std::move(mirror));
   agreement.finish_and_throw(comm_old, error, kCreateAdjacent);
