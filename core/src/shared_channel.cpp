@@ -119,6 +119,11 @@ bool same_everywhere(std::span<const int> values, OfferSlot slot) { return value
 }  // namespace
 
 LeaseOffer::LeaseOffer(MPI_Comm parent) {
+  const FamilyRef family = find_family(parent);
+  if (!family) {
+    values_[kNotOffered] = 1;  // no channel yet: opening one is the first collective's
+    return;
+  }
   for (std::size_t i = 0; i < kNeighborSettingsEnv.size(); ++i) {
     if (const char* text = std::getenv(kNeighborSettingsEnv[i])) environment_[i] = text;
   }
@@ -129,11 +134,6 @@ LeaseOffer::LeaseOffer(MPI_Comm parent) {
       settings.add(static_cast<std::int64_t>(value->size()));
       for (char c : *value) settings.add(static_cast<unsigned char>(c));
     }
-  }
-  const FamilyRef family = find_family(parent);
-  if (!family) {
-    values_[kNotOffered] = 1;  // no channel yet: opening one is the first collective's
-    return;
   }
   const std::lock_guard lock(family->mutex);
   const long long lease = family->leases;

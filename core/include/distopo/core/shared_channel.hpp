@@ -24,6 +24,8 @@
 #include <span>
 #include <string>
 
+#include "distopo/core/node_layout.hpp"
+
 namespace distopo {
 
 namespace detail {
@@ -68,7 +70,7 @@ ChannelLease lease_channel(MPI_Comm comm, const char* caller, std::span<long lon
 // collectives (neighbor/src/engine.cpp reads them; a constructor that takes
 // the lease takes a snapshot of them, below).
 inline constexpr std::array<const char*, 3> kNeighborSettingsEnv = {
-    "DISTOPO_NEIGHBOR_ALGORITHM", "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES", "DISTOPO_RANKS_PER_NODE"};
+    "DISTOPO_NEIGHBOR_ALGORITHM", "DISTOPO_NEIGHBOR_AGGREGATE_MAX_BYTES", kRanksPerNodeEnv};
 using SettingsEnvironment = std::array<std::optional<std::string>, kNeighborSettingsEnv.size()>;
 
 // A constructor's offer to take its result's lease inside the constructor's
