@@ -124,6 +124,27 @@ void session_finalizing() {
   if (s.sessions == 0 && s.started && !s.on_self) stop(lock, true);
 }
 
+int world_thread_level() noexcept {
+  static std::atomic<int> known{-1};
+  int level = known.load(std::memory_order_relaxed);
+  if (level >= 0) return level;
+  int initialized = 0;
+  PMPI_Initialized(&initialized);
+  if (!initialized) return -1;
+  level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  known.store(level, std::memory_order_relaxed);
+  return level;
+}
+
+int mpi_thread_level() noexcept {
+  const int world = world_thread_level();
+  if (world >= 0) return world;
+  int level = MPI_THREAD_SINGLE;
+  PMPI_Query_thread(&level);
+  return level;
+}
+
 int RuntimeKeyval::get() const {
   // Valid only while the runtime runs: stop() resets it.
   if (const int keyval = keyval_.load(std::memory_order_acquire); keyval != MPI_KEYVAL_INVALID) return keyval;

@@ -22,12 +22,6 @@
 namespace distopo {
 namespace {
 
-int thread_level() {
-  int level = MPI_THREAD_SINGLE;
-  check_mpi(PMPI_Query_thread(&level), "MPI_Query_thread");
-  return level;
-}
-
 using detail::AdjacentSide;
 using detail::kCheckAdjacentKey;
 using detail::kCreateAdjacent;
@@ -129,7 +123,7 @@ Comm create_adjacent(MPI_Comm comm_old, const AdjacentSide& in, const AdjacentSi
   detail::CreationAgreement agreement(error, options, rank, size, "sourceweights and destweights", flags,
                                       LeaseOffer(comm_old));
   agreement.start_reduction(comm_old);
-  if (thread_level() == MPI_THREAD_MULTIPLE) agreement.wait_for_reduction();
+  if (mpi_thread_level() == MPI_THREAD_MULTIPLE) agreement.wait_for_reduction();
   const DistGraphTopology none;
   Comm made = detail::copy_before_agreement(comm_old, error ? none : record, native_copy, std::move(mirror));
   agreement.finish_and_throw(comm_old, error, kCreateAdjacent);

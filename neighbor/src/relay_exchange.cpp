@@ -21,6 +21,7 @@
 #include <mutex>
 #include <vector>
 
+#include "distopo/core/runtime.hpp"
 #include "relay_run.hpp"
 #include "world_errors_returned.hpp"
 
@@ -636,10 +637,7 @@ bool RelayExchange::poll() noexcept {
 
 namespace {
 
-bool one_thread_in_mpi() {
-  int level = MPI_THREAD_SINGLE;
-  return PMPI_Query_thread(&level) == MPI_SUCCESS && level != MPI_THREAD_MULTIPLE;
-}
+bool one_thread_in_mpi() { return mpi_thread_level() != MPI_THREAD_MULTIPLE; }
 
 }  // namespace
 

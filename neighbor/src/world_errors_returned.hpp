@@ -22,8 +22,9 @@
 // the count says before it leaves.
 #include <mpi.h>
 
-#include <atomic>
 #include <mutex>
+
+#include "distopo/core/runtime.hpp"
 
 namespace distopo::detail {
 
@@ -75,22 +76,6 @@ class WorldErrorsReturned {
   static Shared& shared() {
     static Shared instance;
     return instance;
-  }
-
-  // The thread level of MPI_Init, or -1 before it (the sessions model): asked
-  // until MPI_Init has run, then kept, as neither changes afterwards (a guard
-  // lives inside an MPI call, before MPI_Finalize).
-  static int world_thread_level() noexcept {
-    static std::atomic<int> known{-1};
-    int level = known.load(std::memory_order_relaxed);
-    if (level >= 0) return level;
-    int initialized = 0;
-    PMPI_Initialized(&initialized);
-    if (!initialized) return -1;
-    level = MPI_THREAD_SINGLE;
-    PMPI_Query_thread(&level);
-    known.store(level, std::memory_order_relaxed);
-    return level;
   }
 
   // Called with `changing` taken: sets or restores the handler until it

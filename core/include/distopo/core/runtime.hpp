@@ -39,6 +39,17 @@ void at_finalize(std::function<void()> release, ReleaseNeeds needs = ReleaseNeed
 void session_initialized();
 void session_finalizing();
 
+// The thread level MPI_Init gave, or -1 before MPI_Init (the sessions model,
+// where there is no MPI_COMM_WORLD). Asked until MPI_Init has run, then kept:
+// neither changes afterwards. One atomic load: every call into MPICH under
+// MPI_THREAD_MULTIPLE takes its global lock, and the neighborhood
+// collectives ask on every completion.
+int world_thread_level() noexcept;
+
+// The thread level of the calling program: the world's, or under sessions
+// what MPI_Query_thread says (asked each time).
+int mpi_thread_level() noexcept;
+
 // An attribute keyval owned by the runtime: created the first time it is asked
 // for, freed when the runtime stops. Every cache the library keeps on
 // communicators (topology records, private channels, neighborhood collective
