@@ -26,11 +26,22 @@ LeaseOffer CreationAgreement::agreed_lease() const {
   return agreed;
 }
 
+#ifdef DISTOPO_SMPI_BUILD
+// SimGrid SMPI 3.32's MPI_Iallreduce sends every rank's values to every other
+// rank (P^2 messages: at 1024 ranks most of a simulation's real time), where its
+// MPI_Allreduce runs the algorithm the model sets: simulated, the agreement
+// is blocking and MPICH's copy follows it.
+void CreationAgreement::start_reduction(MPI_Comm comm) {
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values_.data(), static_cast<int>(values_.size()), MPI_INT, MPI_MAX, comm),
+            "MPI_Allreduce");
+}
+#else
 void CreationAgreement::start_reduction(MPI_Comm comm) {
   check_mpi(PMPI_Iallreduce(MPI_IN_PLACE, values_.data(), static_cast<int>(values_.size()), MPI_INT, MPI_MAX, comm,
                             &reduction_),
             "MPI_Iallreduce");
 }
+#endif
 
 void CreationAgreement::wait_for_reduction() { check_mpi(PMPI_Wait(&reduction_, MPI_STATUS_IGNORE), "MPI_Wait"); }
 

@@ -12,6 +12,11 @@
 #     default, so other runs are unchanged), that charges each rank's send and
 #     receive overheads on one timeline, receive overheads at arrival: see the
 #     patch and docs/results/neighbor/README.md.
+#   - tested-comms changes the simulator's cost and not its model either: a
+#     comm completed by MPI_Test (or Testsome, Testany) stayed in its rank's
+#     std::list of activities, alive, for the rest of the run, and each later
+#     wait removed its own comm from that list by a linear scan; distopo's
+#     relays and exchanges test their requests on every poll.
 #
 # Usage: bash scripts/smpi/build_simgrid.sh [PREFIX]
 #   PREFIX defaults to build-smpi/simgrid; prints the library's path,
