@@ -37,7 +37,7 @@ MPI_Comm native_copy_of(MPI_Comm base, const DistGraphTopology& record, bool wei
 // `mirror` is released for MPICH's copy. Without `agreement_comm` MPICH's
 // copy is trusted to succeed (its memory was held since the agreement); with
 // it, every rank learns of a failure on any rank through one allreduce there.
-Comm copy_in_order(MPI_Comm base, bool base_is_ours, const DistGraphTopology& record,
+Comm copy_in_order(MPI_Comm base, bool base_is_ours, [[maybe_unused]] const DistGraphTopology& record,
                    [[maybe_unused]] NativeCopy native_copy, NativeReservation mirror,
                    [[maybe_unused]] MPI_Comm agreement_comm) {
 #if DISTOPO_NATIVE_TOPOLOGY
