@@ -114,7 +114,7 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank);
 // Relays are chosen at plan time by each node's leader (local rank 0), which
 // gathers its ranks' remote peers: x(A,B) among A's ranks with blocks for B,
 // balancing the relays' work over A's ranks; y(A,B) among B's ranks that get
-// blocks from A, by a hash of (A, B), which both leaders compute from the
+// blocks from A, the middle one of them, which both leaders compute from the
 // same edges (A's out-edges to B are B's in-edges from A), so no round
 // between nodes is needed.
 

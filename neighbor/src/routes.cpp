@@ -114,25 +114,21 @@ std::vector<RemoteGroup> remote_groups(const std::vector<int>& order, const std:
   return groups;
 }
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// y(A, B, lane): among the distinct receivers of the lane's groups (sorted
-// by (a, b)), one picked by a hash of the pair and lane, so that A's and B's
-// leaders pick the same rank and different pairs land on different ranks.
-int receive_relay(int source_node, int destination_node, int lane, const std::vector<std::pair<int, int>>& groups) {
+// y(A, B, lane): the middle one of the lane's distinct receivers (its groups
+// sorted by (a, b)), which A's and B's leaders both see, so both pick the
+// same rank without a round. Lanes with the same receivers get the same y,
+// which then sends each receiver one message holding the blocks of all of
+// them: on a stencil the lanes of a rank's two images in the planes beside
+// it share their 9 receivers, centred on the rank between them. (A hash of
+// the pair and lane, before, spread lanes with the same receivers over
+// different ranks, each then sending to all of them.)
+int receive_relay(const std::vector<std::pair<int, int>>& groups) {
   std::vector<int> receivers;
   receivers.reserve(groups.size());
   for (const auto& g : groups) receivers.push_back(g.second);
   std::sort(receivers.begin(), receivers.end());
   receivers.erase(std::unique(receivers.begin(), receivers.end()), receivers.end());
-  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(source_node)) << 32) ^
-                            static_cast<std::uint32_t>(destination_node);
-  return receivers[mix(key ^ mix(static_cast<std::uint64_t>(lane))) % receivers.size()];
+  return receivers[receivers.size() / 2];
 }
 
 // A node pair's groups (sorted by (a, b)) in lanes of at most kLaneSenders
@@ -177,8 +173,7 @@ std::vector<int> leader_request(int rank, const Routes& r) {
 // rank's part of the answer: x of each of its send groups, y of each of its
 // receive groups, then the pairs it relays as x (node B, y, G, G x (a, b))
 // and as y (node A, G, G x (a, b)).
-std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& requests,
-                                          const std::vector<int>& offsets) {
+std::vector<std::vector<int>> plan_relays(const std::vector<int>& requests, const std::vector<int>& offsets) {
   const std::size_t locals = offsets.size() - 1;
   std::vector<int> ranks(locals);
   std::map<int, std::size_t> local_of;  // global rank -> local index
@@ -209,7 +204,7 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
   }
   std::map<std::pair<int, int>, int> in_relay;  // (node A, lane) -> y
   for (const auto& [key, groups] : in_lanes) {
-    const int y = receive_relay(key.first, my_node, key.second, groups);
+    const int y = receive_relay(groups);
     in_relay[key] = y;
     load[local_of.at(y)] += static_cast<long long>(groups.size());
   }
@@ -250,8 +245,7 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
     for (const auto& [key, groups] : out_lanes) {
       if (out_relay.at(key) != ranks[l]) continue;
       ++a[count_at];
-      a.insert(a.end(), {key.first, key.second, receive_relay(my_node, key.first, key.second, groups),
-                         static_cast<int>(groups.size())});
+      a.insert(a.end(), {key.first, key.second, receive_relay(groups), static_cast<int>(groups.size())});
       for (const auto& g : groups) a.insert(a.end(), {g.first, g.second});
     }
     count_at = a.size();
@@ -267,7 +261,7 @@ std::vector<std::vector<int>> plan_relays(int my_node, const std::vector<int>& r
 }
 
 // Gathers the requests at the leader, plans there, scatters the answers.
-std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<int>& request) {
+std::vector<int> ask_leader(MPI_Comm node_comm, const std::vector<int>& request) {
   int local_rank = 0;
   int locals = 0;
   check_mpi(PMPI_Comm_rank(node_comm, &local_rank), "MPI_Comm_rank");
@@ -283,7 +277,7 @@ std::vector<int> ask_leader(MPI_Comm node_comm, int my_node, const std::vector<i
             "MPI_Gatherv");
   std::vector<int> flat;
   if (leader) {
-    const auto answers = plan_relays(my_node, requests, std::vector<int>(offsets.begin(), offsets.end()));
+    const auto answers = plan_relays(requests, std::vector<int>(offsets.begin(), offsets.end()));
     for (int l = 0; l < locals; ++l) {
       lengths[l] = static_cast<int>(answers[l].size());
       offsets[l + 1] = offsets[l] + lengths[l];
@@ -423,7 +417,7 @@ void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settin
   }
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
                    MessagePlan(routes->local_send_order, s.destinations)};
-  adopt_answer(ask_leader(info.node_comm, info.node, leader_request(rank, *routes)), *routes);
+  adopt_answer(ask_leader(info.node_comm, leader_request(rank, *routes)), *routes);
   choice.algorithm = NeighborAlgorithm::aggregated;
   choice.aggregate_max_bytes =
       settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : default_max_bytes;
