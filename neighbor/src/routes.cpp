@@ -45,17 +45,23 @@ NodeInfo discover(MPI_Comm comm, int rank, int ranks_per_node) {
   }
   check_mpi(PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &info.node_comm),
             "MPI_Comm_split_type");
-  // Leaders (local rank 0) number the nodes in rank order; each node learns its number from its leader.
+  // A node is named by its lowest rank in `comm` (local rank 0 of the
+  // split), which every member finds in the group without a message; only
+  // the count takes a collective. The names need not be 0 .. count-1: they
+  // are keys. (A count of lower leaders by MPI_Exscan, before, cost a round
+  // and a broadcast, and SMPI's MPI_Exscan sends P^2 / 2 messages.)
+  MPI_Group comm_group = MPI_GROUP_NULL, node_group = MPI_GROUP_NULL;
+  check_mpi(PMPI_Comm_group(comm, &comm_group), "MPI_Comm_group");
+  check_mpi(PMPI_Comm_group(info.node_comm, &node_group), "MPI_Comm_group");
+  const int first = 0;
+  const int translated = PMPI_Group_translate_ranks(node_group, 1, &first, comm_group, &info.node);
+  PMPI_Group_free(&node_group);
+  PMPI_Group_free(&comm_group);
+  check_mpi(translated, "MPI_Group_translate_ranks");
   int local_rank = 0;
   check_mpi(PMPI_Comm_rank(info.node_comm, &local_rank), "MPI_Comm_rank");
-  int leader = local_rank == 0 ? 1 : 0;
-  int node = 0;
-  check_mpi(PMPI_Exscan(&leader, &node, 1, MPI_INT, MPI_SUM, comm), "MPI_Exscan");
-  if (rank == 0) node = 0;  // MPI_Exscan leaves rank 0's result undefined
-  check_mpi(PMPI_Bcast(&node, 1, MPI_INT, 0, info.node_comm), "MPI_Bcast");
-  info.node = node;
-  int count = node + 1;
-  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  int count = local_rank == 0 ? 1 : 0;
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_INT, MPI_SUM, comm), "MPI_Allreduce");
   info.node_count = count;
   return info;
 }
