@@ -9,6 +9,7 @@ topology is its pattern and machine model ("stencil27/overheads").
     python3 scripts/report/neighbor_table.py docs/results/neighbor/algorithms.jsonl --baseline direct
     python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node_quiet.jsonl --busy 0 --summary
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi.jsonl
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_middle_relay.jsonl   # rows with "relay"
 """
 import argparse
 import json
@@ -17,7 +18,10 @@ from collections import OrderedDict
 
 
 def name(row):
-    return row.get("algorithm", row["impl"]) if row["impl"] == "distopo" else "mpich"
+    if row["impl"] != "distopo":
+        return "mpich"
+    algorithm = row.get("algorithm", row["impl"])
+    return f"{algorithm}/{row['relay']}" if "relay" in row else algorithm
 
 
 def topology(row):

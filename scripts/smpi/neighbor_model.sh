@@ -66,7 +66,7 @@ neighbor_platform() {
   local build=$1 p=$2 per_host=$3 numbers=()
   [ -z "${4:-}" ] || numbers=(--host-numbers "$4")
   size_cfg=()
-  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((4 * p)) ] && ! sysctl -qw vm.max_map_count=$((4 * p)) 2>/dev/null; then
+  if [ "$(cat /proc/sys/vm/max_map_count)" -lt $((16 * p)) ] && ! sysctl -qw vm.max_map_count=$((16 * p)) 2>/dev/null; then
     size_cfg=(--cfg=contexts/guard-size:0)
   fi
   platform="$build/platforms/nodes_${p}_${per_host}pn.xml"
