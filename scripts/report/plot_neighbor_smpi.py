@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Plots the simulated neighborhood-collective rows (bench/smpi/neighbor_sim,
 JSON lines) as one PNG per pattern: time per call versus mean block size at
-the largest P, and versus P at two block sizes; one line per implementation
-(MPICH's algorithm, distopo with each algorithm) and form, one row of panels
-per machine model.
+the largest P among those with the most rows, and versus P
+at two block sizes; one line per implementation (MPICH's algorithm, distopo
+with each algorithm and relay rule) and form, one row of panels per model.
 
 Usage: plot_neighbor_smpi.py ROWS.jsonl... --out-dir DIR [--bytes 8,1024]
            [--ranks-per-node 64] [--prefix NAME]
@@ -28,12 +28,14 @@ def load(paths, ranks_per_node):
         for line in open(path, encoding="utf-8"):
             if line.startswith("{"):
                 row = json.loads(line)
-                if row.get("ranks_per_node") == ranks_per_node:
+                # --verify runs (private buffers, contents checked) are checks, not timings.
+                if row.get("ranks_per_node") == ranks_per_node and "wrong_bytes" not in row:
                     rows.append(row)
     # Later rows of the same key replace earlier ones.
     latest = {}
     for row in rows:
-        key = (row["pattern"], row["model"], row["impl"], row["algorithm"], row["form"], row["P"], row["bytes"])
+        key = (row["pattern"], row["model"], row["impl"], row["algorithm"], row.get("relay"), row["form"], row["P"],
+               row["bytes"])
         latest[key] = row
     return list(latest.values())
 
@@ -41,12 +43,15 @@ def load(paths, ranks_per_node):
 def label(row):
     if row["impl"] == "direct":
         return "MPICH 4.0.2's algorithm"
-    return f"distopo, {row['algorithm']}"
+    relay = f", {row['relay']} relay" if "relay" in row else ""
+    return f"distopo, {row['algorithm']}{relay}"
 
 
 def style(row):
     color = "tab:red" if row["impl"] == "direct" else {"direct": "tab:gray", "aggregated": "tab:blue",
                                                        "auto": "tab:green"}.get(row["algorithm"], "tab:purple")
+    if row.get("relay") in ("hash", "middle_even_hash"):  # the rules the middle receiver replaced or beat
+        color = {"hash": "tab:orange", "middle_even_hash": "tab:olive"}[row["relay"]]
     # MPICH's algorithm wide and beneath: distopo's direct algorithm often lies on it.
     wide = dict(linewidth=5, alpha=0.4, zorder=1) if row["impl"] == "direct" else dict(zorder=2)
     return dict(color=color, linestyle="-" if row["form"] == "persistent" else "--",
@@ -92,17 +97,26 @@ def main():
                                  squeeze=False)
         for i, model in enumerate(models):
             of_model = [r for r in of_pattern if r["model"] == model]
-            largest = max(r["P"] for r in of_model)
+            # The largest P among those with the most rows (larger ones may hold few block sizes).
+            rows_at = defaultdict(int)
+            for r in of_model:
+                rows_at[r["P"]] += 1
+            most = max(rows_at.values())
+            largest = max(p for p in rows_at if rows_at[p] == most)
             panel(axes[i][0], [r for r in of_model if r["P"] == largest], "bytes",
                   f"P = {largest}, {MODEL_TITLES[model]}", "mean block size (bytes)")
             for j, size in enumerate(sizes, start=1):
                 panel(axes[i][j], [r for r in of_model if r["bytes"] == size], "P",
                       f"{size} B blocks, {MODEL_TITLES[model]}", "P (ranks)")
-        handles, labels = axes[0][0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), fontsize=9)
+        legend = {}
+        for ax in axes.flat:
+            for handle, name in zip(*ax.get_legend_handles_labels()):
+                legend.setdefault(name, handle)
+        fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=min(3, len(legend)),
+                   fontsize=9)
         fig.suptitle(f"neighbor_alltoallv, {pattern}, {args.ranks_per_node} ranks per host "
                      "(simulated, SimGrid SMPI)", fontsize=11)
-        fig.tight_layout(rect=(0, 0.06, 1, 0.96))
+        fig.tight_layout(rect=(0, 0.02 + 0.05 * ((len(legend) + 2) // 3), 1, 0.96))
         out = Path(args.out_dir) / f"{args.prefix}_{pattern}.png"
         fig.savefig(out, dpi=110)
         plt.close(fig)
