@@ -243,10 +243,12 @@ std::vector<DirectMessage> direct_messages(const Plan& plan, const Exchange* par
   };
   const GroupBlocks* sends = partial ? &partial->relayed->sends : nullptr;
   const GroupBlocks* receives = partial ? &partial->relayed->receives : nullptr;
+  const GroupBlocks* joined = partial ? &partial->relayed->joined : nullptr;
   add_plan(routes.local.receives, true);
   add_large(routes.receives, receives, true);
   add_plan(routes.local.sends, false);
   add_large(routes.sends, sends, false);
+  add_large(routes.joined_sends, joined, false);
   return all;
 }
 

@@ -156,6 +156,7 @@ class RelayExchange {
   ~RelayExchange();
 
   GroupBlocks sends, receives;  // set before begin() (not for a dropping run)
+  GroupBlocks joined;           // of the plan's joined_sends, likewise
   // The derived datatypes of `receives` were duplicated for this exchange
   // (non-blocking and persistent forms): freed with it.
   std::vector<MPI_Datatype> owned_types;
@@ -335,13 +336,15 @@ bool post(const std::shared_ptr<const Plan>& plan, MPI_Comm channel, const Tags&
   RelayExchange& relayed = *into.relayed;
   collect_groups(routes.sends, send_block, relayed.sends);
   collect_groups(routes.receives, recv_block, relayed.receives);
+  collect_groups(routes.joined_sends, send_block, relayed.joined);
   const auto direct_count = [limit](const GroupBlocks& g) {
     std::size_t n = 0;
     for (MPI_Count b : g.bytes) n += static_cast<std::uint64_t>(b) > limit ? 1 : 0;
     return n;
   };
   into.direct.prepare(routes.local.receives.size() + direct_count(relayed.receives),
-                      routes.local.sends.size() + direct_count(relayed.sends), how, origin);
+                      routes.local.sends.size() + direct_count(relayed.sends) + direct_count(relayed.joined), how,
+                      origin);
   const auto post_large = [&](const std::vector<RemoteGroup>& groups, const GroupBlocks& g, auto call) {
     for (std::size_t i = 0; i < groups.size(); ++i) {
       for (std::size_t k = g.first[i]; k < g.first[i + 1]; ++k) {
@@ -364,7 +367,7 @@ bool post(const std::shared_ptr<const Plan>& plan, MPI_Comm channel, const Tags&
     for (std::size_t m = 0; m < routes.local.sends.size(); ++m) {
       if (!post_message(routes.local.sends, m, send, send_block, channel, tags.direct, into.direct)) return false;
     }
-    return post_large(routes.sends, relayed.sends, send);
+    return post_large(routes.sends, relayed.sends, send) && post_large(routes.joined_sends, relayed.joined, send);
   }();
   into.direct.posted();
   return all;

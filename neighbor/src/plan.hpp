@@ -117,6 +117,12 @@ NeighborSequence neighbor_sequence(const TopologyRecord& record, int rank);
 // blocks from A, the middle one of them, which both leaders compute from the
 // same edges (A's out-edges to B are B's in-edges from A), so no round
 // between nodes is needed.
+//
+// A receive relay's message to a rank of its node also carries the relay's
+// own blocks for that rank (joined groups): one message per (relay,
+// destination) pair instead of two, which on a stencil is most of a rank's
+// messages within its node (docs/design/neighbor-collectives.md, "Joined
+// messages").
 
 // The blocks of one remote peer in one direction, and the relay they go
 // through.
@@ -141,9 +147,13 @@ struct Routes {
   int node = 0;                                         // this rank's node
   MessageLayout local;                                  // the direct messages to and from this node's ranks
   std::vector<int> local_recv_order, local_send_order;  // the slots they carry
-  // This rank's remote groups, sorted by (peer node, peer).
+  // This rank's remote groups, sorted by (peer node, peer); receives then
+  // holds the joined groups from this rank's receive relays (peer = relay).
   std::vector<RemoteGroup> sends;
   std::vector<RemoteGroup> receives;
+  // As receive relay: this rank's own blocks for its destinations (peer =
+  // destination), which travel in its message to them.
+  std::vector<RemoteGroup> joined_sends;
   // The pairs this rank relays, sorted by (the other node, lane).
   std::vector<RelayedPair> send_pairs;
   std::vector<RelayedPair> receive_pairs;
@@ -159,6 +169,7 @@ struct Routes {
   struct Member {
     int rank = 0;
     std::vector<std::pair<int, int>> groups;
+    int joined = -1;  // a destination's joined group (index into joined_sends), after its relayed ones
   };
   std::vector<Member> participants;  // sorted by rank
   // As receive relay: each destination's message holds these (pair, group)s.

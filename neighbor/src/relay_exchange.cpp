@@ -63,6 +63,33 @@ void receive_probed(MPI_Comm channel, MPI_Status status, int tag, std::vector<un
   if (*rc == MPI_SUCCESS) *rc = PMPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
+Word small_bytes(const GroupBlocks& from, std::size_t g, std::uint64_t limit) {
+  Word bytes = 0;
+  for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
+    if (static_cast<std::uint64_t>(from.bytes[k]) <= limit) bytes += static_cast<Word>(from.bytes[k]);
+  }
+  return bytes;
+}
+
+Word pack_small(const GroupBlocks& from, std::size_t g, std::uint64_t limit, std::vector<unsigned char>& buffer,
+                MPI_Count* position, int* rc) {
+  Word blocks = 0;
+  for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
+    if (static_cast<std::uint64_t>(from.bytes[k]) > limit) continue;
+    ++blocks;
+    const Block& b = from.blocks[k];
+    if (contiguous(b.type)) {
+      if (from.bytes[k] > 0) std::memcpy(buffer.data() + *position, b.buffer, static_cast<std::size_t>(from.bytes[k]));
+      *position += from.bytes[k];
+    } else if (const int code =
+                   mpi::pack(b.buffer, b.count, b.type, buffer.data(), static_cast<MPI_Count>(buffer.size()), position);
+               code != MPI_SUCCESS && *rc == MPI_SUCCESS) {
+      *rc = code;
+    }
+  }
+  return blocks;
+}
+
 }  // namespace relay
 
 namespace {
@@ -317,9 +344,25 @@ void RelayExchange::begin(Tags tags) noexcept {
   run.in_pairs_left = r.receive_pairs.size();
   run.dest_pieces.resize(r.destinations.size());
   run.dest_left.resize(r.destinations.size());
+  run.joined_data.resize(r.joined_sends.size());
   for (std::size_t d = 0; d < r.destinations.size(); ++d) {
-    run.dest_pieces[d].assign(r.destinations[d].groups.size(), {});
-    run.dest_left[d] = r.destinations[d].groups.size();
+    const auto& destination = r.destinations[d];
+    run.dest_pieces[d].assign(destination.groups.size() + (destination.joined >= 0 ? 1 : 0), {});
+    run.dest_left[d] = destination.groups.size();
+    if (destination.joined < 0) continue;
+    // This rank's own blocks for d, packed now: they wait for the relayed ones.
+    const auto j = static_cast<std::size_t>(destination.joined);
+    Run::Piece& own = run.dest_pieces[d].back();
+    if (drop_) {
+      own.blocks = kDropped;
+      continue;
+    }
+    std::vector<unsigned char>& data = run.joined_data[j];
+    data.resize(static_cast<std::size_t>(relay::small_bytes(joined, j, limit)));
+    MPI_Count position = 0;
+    int rc = MPI_SUCCESS;
+    own = {data.data(), relay::pack_small(joined, j, limit, data, &position, &rc), static_cast<Word>(position)};
+    if (rc != MPI_SUCCESS) fail(rc, false, destination.rank);
   }
   run.to_destinations.resize(r.destinations.size());
   run.to_destination_requests.assign(r.destinations.size(), MPI_REQUEST_NULL);
@@ -360,38 +403,23 @@ void RelayExchange::begin(Tags tags) noexcept {
     const std::size_t header = 2 * message.groups.size();
     std::size_t bytes = header * kWord;
     for (int g : message.groups) {
-      for (std::size_t k = drop_ ? 0 : sends.first[g]; !drop_ && k < sends.first[g + 1]; ++k) {
-        if (static_cast<std::uint64_t>(sends.bytes[k]) <= limit) bytes += static_cast<std::size_t>(sends.bytes[k]);
-      }
+      if (!drop_) bytes += static_cast<std::size_t>(relay::small_bytes(sends, static_cast<std::size_t>(g), limit));
     }
     std::vector<unsigned char>& buffer = run.to_relays[i];
     buffer.resize(bytes);
     MPI_Count position = static_cast<MPI_Count>(header * kWord);
     for (std::size_t n = 0; n < message.groups.size(); ++n) {
-      const int g = message.groups[n];
+      const auto g = static_cast<std::size_t>(message.groups[n]);
       if (drop_) {
         put(buffer, 2 * n, kDropped);
         put(buffer, 2 * n + 1, 0);
         continue;
       }
       const MPI_Count start = position;
-      Word blocks = 0;
-      for (std::size_t k = sends.first[g]; k < sends.first[g + 1]; ++k) {
-        if (static_cast<std::uint64_t>(sends.bytes[k]) > limit) continue;
-        ++blocks;
-        const Block& b = sends.blocks[k];
-        if (relay::contiguous(b.type)) {
-          if (sends.bytes[k] > 0)
-            std::memcpy(buffer.data() + position, b.buffer, static_cast<std::size_t>(sends.bytes[k]));
-          position += sends.bytes[k];
-        } else if (const int rc =
-                       mpi::pack(b.buffer, b.count, b.type, buffer.data(), static_cast<MPI_Count>(bytes), &position);
-                   rc != MPI_SUCCESS) {
-          fail(rc, false, r.sends[static_cast<std::size_t>(g)].peer);
-        }
-      }
-      put(buffer, 2 * n, blocks);
+      int rc = MPI_SUCCESS;
+      put(buffer, 2 * n, relay::pack_small(sends, g, limit, buffer, &position, &rc));
       put(buffer, 2 * n + 1, static_cast<Word>(position - start));
+      if (rc != MPI_SUCCESS) fail(rc, false, r.sends[g].peer);
     }
     if (message.relay == origin_.rank) {
       // This rank relays these groups itself: no message to itself.

@@ -30,6 +30,13 @@ inline Word get(const unsigned char* data, std::size_t word) {
 // Contiguous datatypes are copied, others packed.
 bool contiguous(MPI_Datatype type);
 
+// The bytes of group g's blocks of at most `limit` bytes, and those blocks
+// packed at `*position` of `buffer` (sized for them; a pack failure is kept
+// in `rc`): their number.
+Word small_bytes(const GroupBlocks& from, std::size_t g, std::uint64_t limit);
+Word pack_small(const GroupBlocks& from, std::size_t g, std::uint64_t limit, std::vector<unsigned char>& buffer,
+                MPI_Count* position, int* rc);
+
 // Tests every request still in flight; a failure is kept by `fail`.
 template <class Fail>
 void test_all(std::vector<MPI_Request>& requests, Fail&& fail) {
@@ -93,8 +100,9 @@ struct RelayExchange::Run {
   // A persistent collective reuses its tags: a pair's message of a later run
   // may come before another pair's of this run. It waits here for its run.
   std::vector<std::deque<std::vector<unsigned char>>> early;
-  std::vector<std::vector<std::size_t>> position;  // [receive pair][group] -> place in its destination's message
-  std::vector<std::vector<Piece>> dest_pieces;     // [destination][place]
+  std::vector<std::vector<std::size_t>> position;       // [receive pair][group] -> place in its destination's message
+  std::vector<std::vector<Piece>> dest_pieces;          // [destination][place], then its joined piece
+  std::vector<std::vector<unsigned char>> joined_data;  // [joined group]: this rank's blocks packed
   std::vector<std::size_t> dest_left;
   std::vector<std::vector<unsigned char>> to_destinations;
   std::vector<MPI_Request> to_destination_requests;

@@ -351,13 +351,48 @@ void adopt_answer(const std::vector<int>& answer, Routes& r) {
       destinations[pair.to[g]].push_back({static_cast<int>(p), static_cast<int>(g)});
     }
   }
-  for (auto& [rank, list] : participants) r.participants.push_back({rank, std::move(list)});
+  for (auto& [rank, list] : participants) r.participants.push_back({rank, std::move(list), -1});
   r.destination_of.resize(r.receive_pairs.size());
   for (std::size_t p = 0; p < r.receive_pairs.size(); ++p) r.destination_of[p].assign(r.receive_pairs[p].to.size(), -1);
   for (auto& [rank, list] : destinations) {
     for (const auto& [p, g] : list) r.destination_of[p][g] = static_cast<int>(r.destinations.size());
-    r.destinations.push_back({rank, std::move(list)});
+    r.destinations.push_back({rank, std::move(list), -1});
   }
+}
+
+// Joined groups (plan.hpp): a receive relay's own blocks for each of its
+// destinations, and a destination's blocks from each of its receive relays,
+// leave the direct messages on the node. Both ends see the same pairs: d is
+// a destination of y exactly when y is one of d's receive relays.
+void join_local_blocks(const NeighborSequence& s, int rank, Routes& r) {
+  const auto by_peer = [](const std::vector<int>& order, const std::vector<int>& ranks) {
+    std::map<int, std::vector<int>> slots;
+    for (int slot : order) slots[ranks[slot]].push_back(slot);
+    return slots;
+  };
+  const auto drop_peers = [](std::vector<int>& order, const std::vector<int>& ranks, const std::vector<int>& peers) {
+    std::erase_if(order, [&](int slot) { return std::binary_search(peers.begin(), peers.end(), ranks[slot]); });
+  };
+  std::vector<int> joined_peers;
+  auto sends_to = by_peer(r.local_send_order, s.destinations);
+  for (auto& d : r.destinations) {
+    const auto it = sends_to.find(d.rank);
+    if (d.rank == rank || it == sends_to.end()) continue;  // this rank's own message is handed over, not sent
+    d.joined = static_cast<int>(r.joined_sends.size());
+    r.joined_sends.push_back({d.rank, r.node, rank, std::move(it->second)});
+    joined_peers.push_back(d.rank);
+  }
+  drop_peers(r.local_send_order, s.destinations, joined_peers);
+  joined_peers.clear();
+  auto receives_from = by_peer(r.local_recv_order, s.sources);
+  for (auto& m : r.from_receive_relays) {
+    const auto it = receives_from.find(m.relay);
+    if (m.relay == rank || it == receives_from.end()) continue;
+    m.groups.push_back(static_cast<int>(r.receives.size()));
+    r.receives.push_back({m.relay, r.node, m.relay, std::move(it->second)});
+    joined_peers.push_back(m.relay);
+  }
+  drop_peers(r.local_recv_order, s.sources, joined_peers);
 }
 
 }  // namespace
@@ -421,9 +456,10 @@ void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settin
     check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
     if (counts[1] == 0 || counts[0] < kAutoBlocksPerNodePair * counts[1]) return;
   }
+  adopt_answer(ask_leader(info.node_comm, leader_request(rank, *routes)), *routes);
+  join_local_blocks(s, rank, *routes);
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
                    MessagePlan(routes->local_send_order, s.destinations)};
-  adopt_answer(ask_leader(info.node_comm, leader_request(rank, *routes)), *routes);
   choice.algorithm = NeighborAlgorithm::aggregated;
   choice.aggregate_max_bytes =
       settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : default_max_bytes;
