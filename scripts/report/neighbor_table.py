@@ -10,6 +10,11 @@ topology is its pattern and machine model ("stencil27/overheads").
     python3 scripts/report/neighbor_table.py docs/results/neighbor/one_node_quiet.jsonl --busy 0 --summary
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi.jsonl
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_middle_relay.jsonl   # rows with "relay"
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_middle_relay.jsonl \
+        docs/results/neighbor/smpi_joined.jsonl                                                 # several files
+
+Several files make one table (a later row of a cell and implementation
+replaces an earlier one).
 """
 import argparse
 import json
@@ -60,25 +65,27 @@ def summary(cells, others, baseline):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("rows", help="JSON-lines file of neighbor_bench or neighbor_sim")
+    parser.add_argument("rows", nargs="+", help="JSON-lines files of neighbor_bench or neighbor_sim")
     parser.add_argument("--baseline", default="mpich", help="implementation the ratios divide by (mpich, direct, ...)")
     parser.add_argument("--busy", type=int, help="only rows measured beside this many busy processes")
     parser.add_argument("--summary", action="store_true", help="one line per (P, form) instead of one per cell")
     args = parser.parse_args()
     cells = OrderedDict()
     impls = []
-    with open(args.rows) as f:
-        for line in f:
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            if args.busy is not None and r.get("busy_processes") != args.busy:
-                continue
-            key = (topology(r), r["P"], r.get("ranks_per_node", "-"), r.get("form", "blocking"), r["op"], r["bytes"])
-            impl = name(r)
-            if impl not in impls:
-                impls.append(impl)
-            cells.setdefault(key, {})[impl] = time_of(r)
+    for path in args.rows:
+        with open(path) as f:
+            for line in f:
+                if not line.startswith("{"):
+                    continue
+                r = json.loads(line)
+                if args.busy is not None and r.get("busy_processes") != args.busy:
+                    continue
+                key = (topology(r), r["P"], r.get("ranks_per_node", "-"), r.get("form", "blocking"), r["op"],
+                       r["bytes"])
+                impl = name(r)
+                if impl not in impls:
+                    impls.append(impl)
+                cells.setdefault(key, {})[impl] = time_of(r)
     others = [i for i in impls if i != args.baseline]
     if args.summary:
         summary(cells, others, args.baseline)

@@ -6,7 +6,7 @@ at two block sizes; one line per implementation (MPICH's algorithm, distopo
 with each algorithm and relay rule) and form, one row of panels per model.
 
 Usage: plot_neighbor_smpi.py ROWS.jsonl... --out-dir DIR [--bytes 8,1024]
-           [--ranks-per-node 64] [--prefix NAME]
+           [--ranks-per-node 64] [--prefix NAME] [--models overheads] [--relays middle,...]
 Writes DIR/<prefix>_<pattern>.png.
 """
 import argparse
@@ -50,8 +50,10 @@ def label(row):
 def style(row):
     color = "tab:red" if row["impl"] == "direct" else {"direct": "tab:gray", "aggregated": "tab:blue",
                                                        "auto": "tab:green"}.get(row["algorithm"], "tab:purple")
-    if row.get("relay") in ("hash", "middle_even_hash"):  # the rules the middle receiver replaced or beat
-        color = {"hash": "tab:orange", "middle_even_hash": "tab:olive"}[row["relay"]]
+    # The rules the middle receiver replaced or beat, and the joined messages beside it.
+    relay_colors = {"hash": "tab:orange", "middle_even_hash": "tab:olive", "middle_joined": "tab:cyan"}
+    if row.get("relay") in relay_colors:
+        color = relay_colors[row["relay"]]
     # MPICH's algorithm wide and beneath: distopo's direct algorithm often lies on it.
     wide = dict(linewidth=5, alpha=0.4, zorder=1) if row["impl"] == "direct" else dict(zorder=2)
     return dict(color=color, linestyle="-" if row["form"] == "persistent" else "--",
@@ -87,8 +89,14 @@ def main():
     parser.add_argument("--bytes", default="8,1024")
     parser.add_argument("--ranks-per-node", type=int, default=64)
     parser.add_argument("--prefix", default="smpi")
+    parser.add_argument("--models", help="only these machine models (comma-separated; default: all)")
+    parser.add_argument("--relays", help="of rows with a relay rule, only these (comma-separated; default: all)")
     args = parser.parse_args()
     rows = load(args.rows, args.ranks_per_node)
+    if args.models:
+        rows = [r for r in rows if r["model"] in args.models.split(",")]
+    if args.relays:
+        rows = [r for r in rows if "relay" not in r or r["relay"] in args.relays.split(",")]
     sizes = [int(b) for b in args.bytes.split(",")]
     for pattern in sorted({r["pattern"] for r in rows}):
         of_pattern = [r for r in rows if r["pattern"] == pattern]
