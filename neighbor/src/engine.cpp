@@ -237,10 +237,8 @@ template <class Blocks>
 std::array<long long, 2> remote_block_counts(const Plan& plan, const Blocks& blocks) {
   GroupBlocks sends;
   collect_groups(
-      plan.routes->sends, [&](int slot) { return blocks.send(slot); }, sends);
-  const auto small = std::count_if(sends.bytes.begin(), sends.bytes.end(), [&](MPI_Count bytes) {
-    return static_cast<std::uint64_t>(bytes) <= plan.selection.aggregate_max_bytes;
-  });
+      plan.routes->sends, [&](int slot) { return blocks.send(slot); }, plan.selection.aggregate_max_bytes, sends);
+  const auto small = std::count(sends.relayed.begin(), sends.relayed.end(), 1);
   return {static_cast<long long>(small), static_cast<long long>(sends.bytes.size())};
 }
 

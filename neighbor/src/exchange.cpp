@@ -227,7 +227,6 @@ std::vector<DirectMessage> direct_messages(const Plan& plan, const Exchange* par
     return all;
   }
   const Routes& routes = *plan.routes;
-  const std::uint64_t limit = plan.selection.aggregate_max_bytes;
   const auto add_large = [&](const std::vector<RemoteGroup>& groups, const GroupBlocks* g, bool receive) {
     for (std::size_t i = 0; i < groups.size(); ++i) {
       for (std::size_t k = 0; k < groups[i].slots.size(); ++k) {
@@ -237,7 +236,7 @@ std::vector<DirectMessage> direct_messages(const Plan& plan, const Exchange* par
           if (!receive) all.push_back({groups[i].peer, false});
           continue;
         }
-        if (static_cast<std::uint64_t>(g->bytes[g->first[i] + k]) > limit) all.push_back({groups[i].peer, receive});
+        if (!g->relayed[g->first[i] + k]) all.push_back({groups[i].peer, receive});
       }
     }
   };

@@ -23,6 +23,7 @@
 // failure into a distopo::Error.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -134,10 +135,11 @@ class PostedRequests {
 Error transfer_error(int code, const Origin& origin, bool receive, int peer);
 
 // The blocks of this rank's remote groups in one direction, group after
-// group, with their sizes in bytes.
+// group, with their sizes in bytes and whether each takes the relays.
 struct GroupBlocks {
   std::vector<Block> blocks;
   std::vector<MPI_Count> bytes;
+  std::vector<char> relayed;
   std::vector<std::size_t> first;  // group g holds [first[g], first[g + 1])
 };
 
@@ -280,20 +282,35 @@ bool post_message(const MessagePlan& plan, std::size_t m, Call call, BlockOf blo
   });
 }
 
-// The remote groups' blocks and sizes; a block of at most `max_bytes` is
-// relayed, a larger one goes direct.
+// A relayed group's bytes are told in a 32-bit word (relay_run.hpp): a group
+// whose blocks of at most the limit would add up to more goes direct whole.
+inline constexpr std::uint64_t kMaxRelayedGroupBytes = UINT32_MAX - 1;
+
+// The remote groups' blocks and sizes; a block of at most `limit` bytes is
+// relayed, a larger one goes direct (and every block of a group whose
+// relayed bytes would exceed kMaxRelayedGroupBytes). Sender and receiver
+// decide alike: the k-th block of a group has the same size at both ends
+// (the standard's type matching).
 template <class BlockOf>
-void collect_groups(const std::vector<RemoteGroup>& groups, BlockOf block_of, GroupBlocks& into) {
+void collect_groups(const std::vector<RemoteGroup>& groups, BlockOf block_of, std::uint64_t limit, GroupBlocks& into) {
   into.blocks.clear();
   into.bytes.clear();
+  into.relayed.clear();
   into.first.assign(1, 0);
   for (const RemoteGroup& g : groups) {
+    std::uint64_t relayed_bytes = 0;
     for (int slot : g.slots) {
       const Block b = block_of(slot);
       MPI_Count size = 0;
       mpi::type_size(b.type, &size);
+      const auto bytes = static_cast<std::uint64_t>(size * b.count);
       into.blocks.push_back(b);
       into.bytes.push_back(size * b.count);
+      into.relayed.push_back(bytes <= limit ? 1 : 0);
+      if (bytes <= limit) relayed_bytes += bytes;
+    }
+    if (relayed_bytes > kMaxRelayedGroupBytes) {
+      std::fill(into.relayed.begin() + static_cast<std::ptrdiff_t>(into.first.back()), into.relayed.end(), 0);
     }
     into.first.push_back(into.blocks.size());
   }
@@ -334,13 +351,11 @@ bool post(const std::shared_ptr<const Plan>& plan, MPI_Comm channel, const Tags&
   const std::uint64_t limit = plan->selection.aggregate_max_bytes;
   if (!into.relayed) into.relayed = std::make_unique<RelayExchange>(plan, channel, origin, false);
   RelayExchange& relayed = *into.relayed;
-  collect_groups(routes.sends, send_block, relayed.sends);
-  collect_groups(routes.receives, recv_block, relayed.receives);
-  collect_groups(routes.joined_sends, send_block, relayed.joined);
-  const auto direct_count = [limit](const GroupBlocks& g) {
-    std::size_t n = 0;
-    for (MPI_Count b : g.bytes) n += static_cast<std::uint64_t>(b) > limit ? 1 : 0;
-    return n;
+  collect_groups(routes.sends, send_block, limit, relayed.sends);
+  collect_groups(routes.receives, recv_block, limit, relayed.receives);
+  collect_groups(routes.joined_sends, send_block, limit, relayed.joined);
+  const auto direct_count = [](const GroupBlocks& g) {
+    return static_cast<std::size_t>(std::count(g.relayed.begin(), g.relayed.end(), 0));
   };
   into.direct.prepare(routes.local.receives.size() + direct_count(relayed.receives),
                       routes.local.sends.size() + direct_count(relayed.sends) + direct_count(relayed.joined), how,
@@ -348,7 +363,7 @@ bool post(const std::shared_ptr<const Plan>& plan, MPI_Comm channel, const Tags&
   const auto post_large = [&](const std::vector<RemoteGroup>& groups, const GroupBlocks& g, auto call) {
     for (std::size_t i = 0; i < groups.size(); ++i) {
       for (std::size_t k = g.first[i]; k < g.first[i + 1]; ++k) {
-        if (static_cast<std::uint64_t>(g.bytes[k]) <= limit) continue;
+        if (g.relayed[k]) continue;
         const Block b = g.blocks[k];
         const int peer = groups[i].peer;
         if (!into.direct.add(

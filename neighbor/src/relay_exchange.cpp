@@ -5,7 +5,8 @@
 //   a -> x (gather):   per group of a that x relays, (blocks, bytes); the data
 //   x -> y (relay):    the source node and lane; per group, (blocks,
 //                      bytes); the data
-//   y -> b (scatter):  per group of b that y brings, (blocks, bytes); the data
+//   y -> b (scatter):  per group of b that y brings, then y's own group for b
+//                      if joined (plan.hpp), (blocks, bytes); the data
 // Groups are in the plan's orders (plan.hpp), so a relay needs no more than
 // the lengths to split what it gets: it learns a message's size by probing
 // (MPI_Iprobe, then MPI_Recv of exactly that message), and keeps no
@@ -63,19 +64,24 @@ void receive_probed(MPI_Comm channel, MPI_Status status, int tag, std::vector<un
   if (*rc == MPI_SUCCESS) *rc = PMPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
-Word small_bytes(const GroupBlocks& from, std::size_t g, std::uint64_t limit) {
+Word relayed_bytes(const GroupBlocks& from, std::size_t g) {
   Word bytes = 0;
   for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
-    if (static_cast<std::uint64_t>(from.bytes[k]) <= limit) bytes += static_cast<Word>(from.bytes[k]);
+    if (from.relayed[k]) bytes += static_cast<Word>(from.bytes[k]);
   }
   return bytes;
 }
 
-Word pack_small(const GroupBlocks& from, std::size_t g, std::uint64_t limit, std::vector<unsigned char>& buffer,
-                MPI_Count* position, int* rc) {
+Word relayed_blocks(const GroupBlocks& from, std::size_t g) {
+  return static_cast<Word>(std::count(from.relayed.begin() + static_cast<std::ptrdiff_t>(from.first[g]),
+                                      from.relayed.begin() + static_cast<std::ptrdiff_t>(from.first[g + 1]), 1));
+}
+
+Word pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
+                  int* rc) {
   Word blocks = 0;
   for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
-    if (static_cast<std::uint64_t>(from.bytes[k]) > limit) continue;
+    if (!from.relayed[k]) continue;
     ++blocks;
     const Block& b = from.blocks[k];
     if (contiguous(b.type)) {
@@ -176,7 +182,6 @@ Error RelayExchange::error() const { return transfer_error(error_, origin_, erro
 // this round uses the init tags.
 void RelayExchange::learn_sizes(Tags init) noexcept {
   const Routes& r = *plan_->routes;
-  const std::uint64_t limit = plan_->selection.aggregate_max_bytes;
   Run& run = *run_;
   const WorldErrorsReturned returned;
   std::vector<MPI_Request> requests;  // the sends
@@ -187,16 +192,8 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
     headers[i].resize(2 * kWord * message.groups.size());
     for (std::size_t n = 0; n < message.groups.size(); ++n) {
       const auto g = static_cast<std::size_t>(message.groups[n]);
-      Word blocks = drop_ ? kDropped : 0, bytes = 0;
-      if (!drop_) {
-        for (std::size_t k = sends.first[g]; k < sends.first[g + 1]; ++k) {
-          if (static_cast<std::uint64_t>(sends.bytes[k]) > limit) continue;
-          ++blocks;
-          bytes += static_cast<Word>(sends.bytes[k]);
-        }
-      }
-      put(headers[i], 2 * n, blocks);
-      put(headers[i], 2 * n + 1, bytes);
+      put(headers[i], 2 * n, drop_ ? kDropped : relay::relayed_blocks(sends, g));
+      put(headers[i], 2 * n + 1, drop_ ? 0 : relay::relayed_bytes(sends, g));
     }
     requests.push_back(MPI_REQUEST_NULL);
     const int rc = mpi::isend(headers[i].data(), static_cast<MPI_Count>(headers[i].size()), MPI_PACKED, message.relay,
@@ -212,7 +209,10 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
                               r.participants[q].rank, init.gather, channel_, &from_requests[q]);
     if (rc != MPI_SUCCESS) fail(rc, true, r.participants[q].rank);
   }
-  std::vector<std::array<Word, 3>> pair_sizes(r.send_pairs.size());
+  // (node, lane, the pair message's bytes), the last one 64 bits wide.
+  std::vector<std::vector<unsigned char>> pair_sizes(r.send_pairs.size(),
+                                                     std::vector<unsigned char>(relay::kPairSizeBytes));
+  std::vector<std::uint64_t> pair_total(r.send_pairs.size());
   bool relayed = false;
   // As a receive relay.
   std::vector<int> pair_source(r.receive_pairs.size(), -1);
@@ -231,8 +231,9 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
       if (all) {
         run.participant_bytes.assign(r.participants.size(), 0);
         for (std::size_t p = 0; p < r.send_pairs.size(); ++p) {
-          pair_sizes[p] = {static_cast<Word>(r.node), static_cast<Word>(r.send_pairs[p].lane),
-                           (2 + 2 * r.send_pairs[p].from.size()) * kWord};
+          put(pair_sizes[p], 0, static_cast<Word>(r.node));
+          put(pair_sizes[p], 1, static_cast<Word>(r.send_pairs[p].lane));
+          pair_total[p] = (2 + 2 * r.send_pairs[p].from.size()) * kWord;
         }
         for (std::size_t q = 0; q < r.participants.size(); ++q) {
           const auto& groups = r.participants[q].groups;
@@ -241,15 +242,16 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
             const Word blocks = get(from[q].data(), 2 * n);
             const Word bytes = blocks == kDropped ? 0 : get(from[q].data(), 2 * n + 1);
             total += static_cast<std::size_t>(bytes);
-            pair_sizes[static_cast<std::size_t>(groups[n].first)][2] += bytes;
+            pair_total[static_cast<std::size_t>(groups[n].first)] += bytes;
           }
           run.participant_bytes[q] = total;
         }
         for (std::size_t p = 0; p < r.send_pairs.size(); ++p) {
+          std::memcpy(pair_sizes[p].data() + 2 * kWord, &pair_total[p], sizeof pair_total[p]);
           requests.push_back(MPI_REQUEST_NULL);
           const int y = r.send_pairs[p].partner;
-          const int rc = mpi::isend(pair_sizes[p].data(), static_cast<MPI_Count>(3 * kWord), MPI_PACKED, y, init.relay,
-                                    channel_, &requests.back());
+          const int rc = mpi::isend(pair_sizes[p].data(), static_cast<MPI_Count>(relay::kPairSizeBytes), MPI_PACKED, y,
+                                    init.relay, channel_, &requests.back());
           if (rc != MPI_SUCCESS) fail(rc, false, y);
         }
         relayed = true;
@@ -265,13 +267,15 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
         }
         break;
       }
-      const std::size_t p =
-          rc == MPI_SUCCESS && message.size() == 3 * kWord ? pair_of(message, source) : r.receive_pairs.size();
+      const std::size_t p = rc == MPI_SUCCESS && message.size() == relay::kPairSizeBytes ? pair_of(message, source)
+                                                                                         : r.receive_pairs.size();
       if (p == r.receive_pairs.size() || pair_source[p] >= 0) {
         fail(rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER, true, source);
       } else {
         pair_source[p] = source;
-        pair_bytes[p] = static_cast<std::size_t>(get(message.data(), 2));
+        std::uint64_t bytes = 0;
+        std::memcpy(&bytes, message.data() + 2 * kWord, sizeof bytes);
+        pair_bytes[p] = static_cast<std::size_t>(bytes);
       }
       --pairs_left;
     }
@@ -298,7 +302,6 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
 
 void RelayExchange::begin(Tags tags) noexcept {
   const Routes& r = *plan_->routes;
-  const std::uint64_t limit = plan_->selection.aggregate_max_bytes;
   Run& run = *run_;
   const std::lock_guard lock(run.mutex);
   run.tags = tags;
@@ -314,12 +317,7 @@ void RelayExchange::begin(Tags tags) noexcept {
   for (std::size_t j = 0; j < r.from_receive_relays.size() && !drop_; ++j) {
     const auto& message = r.from_receive_relays[j];
     std::size_t bytes = 2 * kWord * message.groups.size();
-    for (int g : message.groups) {
-      for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-        if (static_cast<std::uint64_t>(receives.bytes[k]) <= limit)
-          bytes += static_cast<std::size_t>(receives.bytes[k]);
-      }
-    }
+    for (int g : message.groups) bytes += relay::relayed_bytes(receives, static_cast<std::size_t>(g));
     run.from_relays[j].resize(bytes);
     if (message.relay == origin_.rank) continue;  // this rank's own relaying hands it over (take_pair)
     const int rc = mpi::irecv(run.from_relays[j].data(), static_cast<MPI_Count>(bytes), MPI_PACKED, message.relay,
@@ -358,10 +356,10 @@ void RelayExchange::begin(Tags tags) noexcept {
       continue;
     }
     std::vector<unsigned char>& data = run.joined_data[j];
-    data.resize(static_cast<std::size_t>(relay::small_bytes(joined, j, limit)));
+    data.resize(relay::relayed_bytes(joined, j));
     MPI_Count position = 0;
     int rc = MPI_SUCCESS;
-    own = {data.data(), relay::pack_small(joined, j, limit, data, &position, &rc), static_cast<Word>(position)};
+    own = {data.data(), relay::pack_relayed(joined, j, data, &position, &rc), static_cast<Word>(position)};
     if (rc != MPI_SUCCESS) fail(rc, false, destination.rank);
   }
   run.to_destinations.resize(r.destinations.size());
@@ -403,7 +401,7 @@ void RelayExchange::begin(Tags tags) noexcept {
     const std::size_t header = 2 * message.groups.size();
     std::size_t bytes = header * kWord;
     for (int g : message.groups) {
-      if (!drop_) bytes += static_cast<std::size_t>(relay::small_bytes(sends, static_cast<std::size_t>(g), limit));
+      if (!drop_) bytes += relay::relayed_bytes(sends, static_cast<std::size_t>(g));
     }
     std::vector<unsigned char>& buffer = run.to_relays[i];
     buffer.resize(bytes);
@@ -417,7 +415,7 @@ void RelayExchange::begin(Tags tags) noexcept {
       }
       const MPI_Count start = position;
       int rc = MPI_SUCCESS;
-      put(buffer, 2 * n, relay::pack_small(sends, g, limit, buffer, &position, &rc));
+      put(buffer, 2 * n, relay::pack_relayed(sends, g, buffer, &position, &rc));
       put(buffer, 2 * n + 1, static_cast<Word>(position - start));
       if (rc != MPI_SUCCESS) fail(rc, false, r.sends[g].peer);
     }
@@ -586,7 +584,6 @@ void RelayExchange::step_destination() noexcept {
 
 void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
   const Routes& r = *plan_->routes;
-  const std::uint64_t limit = plan_->selection.aggregate_max_bytes;
   Run& run = *run_;
   const auto& message = r.from_receive_relays[j];
   const auto& data = run.from_relays[j];
@@ -604,13 +601,8 @@ void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
     if (drop_) {
       empty = blocks == kDropped ? total : total - std::min<std::size_t>(total, static_cast<std::size_t>(blocks));
     } else {
-      std::size_t expected_blocks = 0;
-      Word expected_bytes = 0;
-      for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-        if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
-        ++expected_blocks;
-        expected_bytes += static_cast<Word>(receives.bytes[k]);
-      }
+      const Word expected_blocks = relay::relayed_blocks(receives, g);
+      const Word expected_bytes = relay::relayed_bytes(receives, g);
       if (blocks == kDropped) {
         empty = expected_blocks;
       } else if (blocks != expected_blocks || bytes > expected_bytes || offset + bytes > data.size()) {
@@ -618,7 +610,7 @@ void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
       } else if (bytes == expected_bytes) {
         MPI_Count position = static_cast<MPI_Count>(offset);
         for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-          if (static_cast<std::uint64_t>(receives.bytes[k]) > limit) continue;
+          if (!receives.relayed[k]) continue;
           const Block& b = receives.blocks[k];
           if (relay::contiguous(b.type)) {
             if (receives.bytes[k] > 0) {

@@ -14,9 +14,17 @@
 
 namespace distopo::detail::relay {
 
-using Word = std::uint64_t;
+// Counts and lengths in the messages' headers. 32 bits: at 8-byte blocks the
+// headers were most of the bytes a host's adapter sent (a group of one 8-byte
+// block carried 16 bytes of header), and the simulated stencil at 1024 ranks
+// took 12 % less with them halved (docs/design/neighbor-collectives.md,
+// "Headers"). A group's relayed bytes fit (kMaxRelayedGroupBytes).
+using Word = std::uint32_t;
 constexpr Word kDropped = ~Word{0};
 constexpr std::size_t kWord = sizeof(Word);
+// learn_sizes' message to a receive relay: node, lane, and the 64-bit size of
+// the pair's message.
+constexpr std::size_t kPairSizeBytes = 2 * kWord + sizeof(std::uint64_t);
 
 inline void put(std::vector<unsigned char>& buffer, std::size_t word, Word value) {
   std::memcpy(buffer.data() + word * kWord, &value, kWord);
@@ -30,12 +38,13 @@ inline Word get(const unsigned char* data, std::size_t word) {
 // Contiguous datatypes are copied, others packed.
 bool contiguous(MPI_Datatype type);
 
-// The bytes of group g's blocks of at most `limit` bytes, and those blocks
-// packed at `*position` of `buffer` (sized for them; a pack failure is kept
-// in `rc`): their number.
-Word small_bytes(const GroupBlocks& from, std::size_t g, std::uint64_t limit);
-Word pack_small(const GroupBlocks& from, std::size_t g, std::uint64_t limit, std::vector<unsigned char>& buffer,
-                MPI_Count* position, int* rc);
+// Group g's relayed blocks (GroupBlocks::relayed): their bytes, their number,
+// and the blocks packed at `*position` of `buffer` (sized for them; a pack
+// failure is kept in `rc`), which returns their number.
+Word relayed_bytes(const GroupBlocks& from, std::size_t g);
+Word relayed_blocks(const GroupBlocks& from, std::size_t g);
+Word pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
+                  int* rc);
 
 // Tests every request still in flight; a failure is kept by `fail`.
 template <class Fail>
