@@ -1,7 +1,7 @@
 // The relayed part of an aggregated collective (exchange.hpp, RelayExchange).
 //
 // Messages, all MPI_PACKED on the collective's channel, each step with its
-// own tag, every length a 64-bit word:
+// own tag, every count and length a 32-bit word (relay::Word):
 //   a -> x (gather):   per group of a that x relays, (blocks, bytes); the data
 //   x -> y (relay):    the source node and lane; per group, (blocks,
 //                      bytes); the data

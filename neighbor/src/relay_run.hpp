@@ -17,7 +17,7 @@ namespace distopo::detail::relay {
 // Counts and lengths in the messages' headers. 32 bits: at 8-byte blocks the
 // headers were most of the bytes a host's adapter sent (a group of one 8-byte
 // block carried 16 bytes of header), and the simulated stencil at 1024 ranks
-// took 12 % less with them halved (docs/design/neighbor-collectives.md,
+// took 11 % less with them halved (docs/design/neighbor-collectives.md,
 // "Headers"). A group's relayed bytes fit (kMaxRelayedGroupBytes).
 using Word = std::uint32_t;
 constexpr Word kDropped = ~Word{0};

@@ -26,7 +26,8 @@ def name(row):
     if row["impl"] != "distopo":
         return "mpich"
     algorithm = row.get("algorithm", row["impl"])
-    return f"{algorithm}/{row['relay']}" if "relay" in row else algorithm
+    name = f"{algorithm}/{row['relay']}" if "relay" in row else algorithm
+    return name + (f"/{row['header_bits']}-bit headers" if "header_bits" in row else "")
 
 
 def topology(row):

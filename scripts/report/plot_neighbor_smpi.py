@@ -34,8 +34,8 @@ def load(paths, ranks_per_node):
     # Later rows of the same key replace earlier ones.
     latest = {}
     for row in rows:
-        key = (row["pattern"], row["model"], row["impl"], row["algorithm"], row.get("relay"), row["form"], row["P"],
-               row["bytes"])
+        key = (row["pattern"], row["model"], row["impl"], row["algorithm"], row.get("relay"), row.get("header_bits"),
+               row["form"], row["P"], row["bytes"])
         latest[key] = row
     return list(latest.values())
 
@@ -44,7 +44,8 @@ def label(row):
     if row["impl"] == "direct":
         return "MPICH 4.0.2's algorithm"
     relay = f", {row['relay']} relay" if "relay" in row else ""
-    return f"distopo, {row['algorithm']}{relay}"
+    headers = f", {row['header_bits']}-bit headers" if "header_bits" in row else ""
+    return f"distopo, {row['algorithm']}{relay}{headers}"
 
 
 def style(row):
@@ -54,6 +55,8 @@ def style(row):
     relay_colors = {"hash": "tab:orange", "middle_even_hash": "tab:olive", "middle_joined": "tab:cyan"}
     if row.get("relay") in relay_colors:
         color = relay_colors[row["relay"]]
+    if row.get("header_bits") == 32:
+        color = "tab:purple"
     # MPICH's algorithm wide and beneath: distopo's direct algorithm often lies on it.
     wide = dict(linewidth=5, alpha=0.4, zorder=1) if row["impl"] == "direct" else dict(zorder=2)
     return dict(color=color, linestyle="-" if row["form"] == "persistent" else "--",
