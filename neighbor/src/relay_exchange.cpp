@@ -4,7 +4,8 @@
 // own tag, every count and length a 32-bit word (relay::Word):
 //   a -> x (gather):   per group of a that x relays, (blocks, bytes); the data
 //   x -> y (relay):    the source node and lane; per group, (blocks,
-//                      bytes); the data
+//                      bytes), except in a pre-posted run, whose y learned
+//                      them at init (learn_sizes); the data
 //   y -> b (scatter):  per group of b that y brings, then y's own group for b
 //                      if joined (plan.hpp), (blocks, bytes); the data
 // Groups are in the plan's orders (plan.hpp), so a relay needs no more than
@@ -176,9 +177,10 @@ Error RelayExchange::error() const { return transfer_error(error_, origin_, erro
 
 // Each participant sends each of its send relays the (blocks, bytes) of the
 // groups it will carry; a send relay, once it has every participant's,
-// sends each receive relay of its pairs the (node, lane, bytes) of the
-// pair's message. A receive relay does not know its send relays (plan.hpp:
-// y needs only the source node), so it takes those from any source: only
+// sends each receive relay of its pairs the (node, lane) and size of the
+// pair's message and the (blocks, bytes) of its groups, which its runs then
+// leave out. A receive relay does not know its send relays (plan.hpp: y
+// needs only the source node), so it takes those from any source: only
 // this round uses the init tags.
 void RelayExchange::learn_sizes(Tags init) noexcept {
   const Routes& r = *plan_->routes;
@@ -209,13 +211,14 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
                               r.participants[q].rank, init.gather, channel_, &from_requests[q]);
     if (rc != MPI_SUCCESS) fail(rc, true, r.participants[q].rank);
   }
-  // (node, lane, the pair message's bytes), the last one 64 bits wide.
-  std::vector<std::vector<unsigned char>> pair_sizes(r.send_pairs.size(),
-                                                     std::vector<unsigned char>(relay::kPairSizeBytes));
+  // (node, lane, the pair message's bytes, 64 bits wide), then its groups'
+  // (blocks, bytes).
+  std::vector<std::vector<unsigned char>> pair_sizes(r.send_pairs.size());
   std::vector<std::uint64_t> pair_total(r.send_pairs.size());
   bool relayed = false;
   // As a receive relay.
   std::vector<int> pair_source(r.receive_pairs.size(), -1);
+  run.pair_sizes.assign(r.receive_pairs.size(), {});
   std::vector<std::size_t> pair_bytes(r.receive_pairs.size(), 0);
   std::size_t pairs_left = r.receive_pairs.size();
   while (!relayed || pairs_left > 0) {
@@ -230,10 +233,12 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
       }
       if (all) {
         run.participant_bytes.assign(r.participants.size(), 0);
+        constexpr std::size_t kTableWord = relay::kPairSizeBytes / kWord;
         for (std::size_t p = 0; p < r.send_pairs.size(); ++p) {
+          pair_sizes[p].resize(relay::kPairSizeBytes + 2 * kWord * r.send_pairs[p].from.size());
           put(pair_sizes[p], 0, static_cast<Word>(r.node));
           put(pair_sizes[p], 1, static_cast<Word>(r.send_pairs[p].lane));
-          pair_total[p] = (2 + 2 * r.send_pairs[p].from.size()) * kWord;
+          pair_total[p] = 2 * kWord;
         }
         for (std::size_t q = 0; q < r.participants.size(); ++q) {
           const auto& groups = r.participants[q].groups;
@@ -242,7 +247,11 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
             const Word blocks = get(from[q].data(), 2 * n);
             const Word bytes = blocks == kDropped ? 0 : get(from[q].data(), 2 * n + 1);
             total += static_cast<std::size_t>(bytes);
-            pair_total[static_cast<std::size_t>(groups[n].first)] += bytes;
+            const auto p = static_cast<std::size_t>(groups[n].first);
+            const auto k = static_cast<std::size_t>(groups[n].second);
+            pair_total[p] += bytes;
+            put(pair_sizes[p], kTableWord + 2 * k, blocks);
+            put(pair_sizes[p], kTableWord + 2 * k + 1, bytes);
           }
           run.participant_bytes[q] = total;
         }
@@ -250,7 +259,7 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
           std::memcpy(pair_sizes[p].data() + 2 * kWord, &pair_total[p], sizeof pair_total[p]);
           requests.push_back(MPI_REQUEST_NULL);
           const int y = r.send_pairs[p].partner;
-          const int rc = mpi::isend(pair_sizes[p].data(), static_cast<MPI_Count>(relay::kPairSizeBytes), MPI_PACKED, y,
+          const int rc = mpi::isend(pair_sizes[p].data(), static_cast<MPI_Count>(pair_sizes[p].size()), MPI_PACKED, y,
                                     init.relay, channel_, &requests.back());
           if (rc != MPI_SUCCESS) fail(rc, false, y);
         }
@@ -267,8 +276,12 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
         }
         break;
       }
-      const std::size_t p = rc == MPI_SUCCESS && message.size() == relay::kPairSizeBytes ? pair_of(message, source)
-                                                                                         : r.receive_pairs.size();
+      std::size_t p = rc == MPI_SUCCESS && message.size() >= relay::kPairSizeBytes ? pair_of(message, source)
+                                                                                   : r.receive_pairs.size();
+      if (p < r.receive_pairs.size() &&
+          message.size() != relay::kPairSizeBytes + 2 * kWord * r.receive_pairs[p].to.size()) {
+        p = r.receive_pairs.size();
+      }
       if (p == r.receive_pairs.size() || pair_source[p] >= 0) {
         fail(rc != MPI_SUCCESS ? rc : MPI_ERR_OTHER, true, source);
       } else {
@@ -276,6 +289,11 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
         std::uint64_t bytes = 0;
         std::memcpy(&bytes, message.data() + 2 * kWord, sizeof bytes);
         pair_bytes[p] = static_cast<std::size_t>(bytes);
+        const unsigned char* const table = message.data() + relay::kPairSizeBytes;
+        run.pair_sizes[p].resize(r.receive_pairs[p].to.size());
+        for (std::size_t g = 0; g < run.pair_sizes[p].size(); ++g) {
+          run.pair_sizes[p][g] = {nullptr, get(table, 2 * g), get(table, 2 * g + 1)};
+        }
       }
       --pairs_left;
     }

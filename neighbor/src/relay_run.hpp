@@ -22,8 +22,8 @@ namespace distopo::detail::relay {
 using Word = std::uint32_t;
 constexpr Word kDropped = ~Word{0};
 constexpr std::size_t kWord = sizeof(Word);
-// learn_sizes' message to a receive relay: node, lane, and the 64-bit size of
-// the pair's message.
+// learn_sizes' message to a receive relay: node, lane, the 64-bit size of
+// the pair's message, then each group's (blocks, bytes).
 constexpr std::size_t kPairSizeBytes = 2 * kWord + sizeof(std::uint64_t);
 
 inline void put(std::vector<unsigned char>& buffer, std::size_t word, Word value) {
@@ -110,6 +110,7 @@ struct RelayExchange::Run {
   // may come before another pair's of this run. It waits here for its run.
   std::vector<std::deque<std::vector<unsigned char>>> early;
   std::vector<std::vector<std::size_t>> position;       // [receive pair][group] -> place in its destination's message
+  std::vector<std::vector<Piece>> pair_sizes;           // [receive pair][group]: learned at init (no data)
   std::vector<std::vector<Piece>> dest_pieces;          // [destination][place], then its joined piece
   std::vector<std::vector<unsigned char>> joined_data;  // [joined group]: this rank's blocks packed
   std::vector<std::size_t> dest_left;

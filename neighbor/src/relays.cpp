@@ -25,12 +25,13 @@ std::ptrdiff_t find_rank(const std::vector<Member>& members, int rank) {
   return it != members.end() && it->rank == rank ? it - members.begin() : -1;
 }
 
-// `out` laid out as the `header` words, then each piece's (blocks, bytes),
-// then the pieces' data in order.
+// `out` laid out as the `header` words, then each piece's (blocks, bytes)
+// unless the receiver knows them (`with_sizes` false), then the pieces' data
+// in order.
 template <class Piece>
-void pack_pieces(std::vector<unsigned char>& out, std::initializer_list<Word> header,
-                 const std::vector<Piece>& pieces) {
-  const std::size_t table = header.size() + 2 * pieces.size();
+void pack_pieces(std::vector<unsigned char>& out, std::initializer_list<Word> header, const std::vector<Piece>& pieces,
+                 bool with_sizes = true) {
+  const std::size_t table = header.size() + (with_sizes ? 2 * pieces.size() : 0);
   std::size_t bytes = table * kWord;
   for (const Piece& q : pieces) bytes += static_cast<std::size_t>(q.bytes);
   out.resize(bytes);
@@ -38,28 +39,33 @@ void pack_pieces(std::vector<unsigned char>& out, std::initializer_list<Word> he
   for (const Word value : header) put(out, word++, value);
   std::size_t at = table * kWord;
   for (const Piece& q : pieces) {
-    put(out, word++, q.blocks);
-    put(out, word++, q.bytes);
+    if (with_sizes) {
+      put(out, word++, q.blocks);
+      put(out, word++, q.bytes);
+    }
     if (q.bytes > 0) std::memcpy(out.data() + at, q.data, static_cast<std::size_t>(q.bytes));
     at += static_cast<std::size_t>(q.bytes);
   }
 }
 
 // The `count` pieces of `data` laid out as pack_pieces does after `header`
-// words, each handed to take(n, piece). A message too short for its table
-// gives dropped pieces, a piece longer than what follows an empty one, and
-// either truncated() once per shortfall.
+// words, each handed to take(n, piece): their sizes read from the message,
+// or from `known` (learned at init; their data pointers unused). A message
+// too short for its table gives dropped pieces, a piece longer than what
+// follows an empty one, and either truncated() once per shortfall.
 template <class Piece, class Truncated, class Take>
 void unpack_pieces(const std::vector<unsigned char>& data, std::size_t header, std::size_t count,
-                   const Truncated& truncated, const Take& take) {
-  std::size_t offset = (header + 2 * count) * kWord;
-  const bool whole = data.size() >= offset;
+                   const std::vector<Piece>* known, const Truncated& truncated, const Take& take) {
+  std::size_t offset = (header + (known != nullptr ? 0 : 2 * count)) * kWord;
+  const bool whole = data.size() >= offset && (known == nullptr || known->size() == count);
   if (!whole) truncated();
   for (std::size_t n = 0; n < count; ++n) {
     Piece piece;
     piece.blocks = kDropped;
     if (whole) {
-      piece = {data.data() + offset, get(data.data(), header + 2 * n), get(data.data(), header + 2 * n + 1)};
+      piece = known != nullptr
+                  ? Piece{data.data() + offset, (*known)[n].blocks, (*known)[n].bytes}
+                  : Piece{data.data() + offset, get(data.data(), header + 2 * n), get(data.data(), header + 2 * n + 1)};
       if (offset + piece.bytes > data.size()) {
         truncated();
         piece.bytes = 0;
@@ -132,14 +138,16 @@ void RelayExchange::take_participant(std::size_t who, int rc) noexcept {
   }
   const auto& groups = r.participants[who].groups;
   unpack_pieces<Piece>(
-      data, 0, groups.size(), [&] { fail(MPI_ERR_TRUNCATE, true, from); },
+      data, 0, groups.size(), nullptr, [&] { fail(MPI_ERR_TRUNCATE, true, from); },
       [&](std::size_t n, const Piece& piece) {
         const auto p = static_cast<std::size_t>(groups[n].first);
         run.out_pieces[p][static_cast<std::size_t>(groups[n].second)] = piece;
         if (--run.out_pair_left[p] > 0) return;
         // The pair is complete: one message to its receive relay.
         auto& out = run.out_pairs[p];
-        pack_pieces(out, {static_cast<Word>(r.node), static_cast<Word>(r.send_pairs[p].lane)}, run.out_pieces[p]);
+        // A pre-posted run's receive relay learned the groups' sizes at init.
+        pack_pieces(out, {static_cast<Word>(r.node), static_cast<Word>(r.send_pairs[p].lane)}, run.out_pieces[p],
+                    !run.preposted);
         const int y = r.send_pairs[p].partner;
         const int posted = mpi::isend(out.data(), static_cast<MPI_Count>(out.size()), MPI_PACKED, y, run.tags.relay,
                                       channel_, &run.out_pair_requests[p]);
@@ -210,7 +218,7 @@ void RelayExchange::take_pair(std::size_t p, std::vector<unsigned char>& message
   auto& data = run.in_pairs[p];
   data.swap(message);
   unpack_pieces<Piece>(
-      data, 2, it->to.size(), [&] { fail(MPI_ERR_TRUNCATE, true, from); },
+      data, 2, it->to.size(), run.preposted ? &run.pair_sizes[p] : nullptr, [&] { fail(MPI_ERR_TRUNCATE, true, from); },
       [&](std::size_t g, const Piece& piece) {
         const auto d = static_cast<std::size_t>(r.destination_of[p][g]);
         run.dest_pieces[d][run.position[p][g]] = piece;
