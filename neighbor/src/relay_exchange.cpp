@@ -7,7 +7,9 @@
 //                      bytes), except in a pre-posted run, whose y learned
 //                      them at init (learn_sizes); the data
 //   y -> b (scatter):  per group of b that y brings, then y's own group for b
-//                      if joined (plan.hpp), (blocks, bytes); the data
+//                      if joined (plan.hpp), (blocks, bytes), except in a
+//                      pre-posted run, whose b knows them from its own
+//                      receive types; the data
 // Groups are in the plan's orders (plan.hpp), so a relay needs no more than
 // the lengths to split what it gets: it learns a message's size by probing
 // (MPI_Iprobe, then MPI_Recv of exactly that message), and keeps no
@@ -334,7 +336,7 @@ void RelayExchange::begin(Tags tags) noexcept {
   run.empty_receives.clear();
   for (std::size_t j = 0; j < r.from_receive_relays.size() && !drop_; ++j) {
     const auto& message = r.from_receive_relays[j];
-    std::size_t bytes = 2 * kWord * message.groups.size();
+    std::size_t bytes = run.preposted ? 0 : 2 * kWord * message.groups.size();
     for (int g : message.groups) bytes += relay::relayed_bytes(receives, static_cast<std::size_t>(g));
     run.from_relays[j].resize(bytes);
     if (message.relay == origin_.rank) continue;  // this rank's own relaying hands it over (take_pair)
@@ -607,13 +609,22 @@ void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
   const auto& data = run.from_relays[j];
   run.from_relay_done[j] = 1;
   --run.from_relays_left;
-  std::size_t offset = 2 * kWord * message.groups.size();
+  // A pre-posted run's message carries no lengths: the receive types give them.
+  const bool sized = !run.preposted;
+  std::size_t offset = sized ? 2 * kWord * message.groups.size() : 0;
   for (std::size_t n = 0; n < message.groups.size(); ++n) {
     const auto g = static_cast<std::size_t>(message.groups[n]);
     const int peer = r.receives[g].peer;
     const std::size_t total = r.receives[g].slots.size();
-    const Word blocks = offset <= data.size() ? get(data.data(), 2 * n) : kDropped;
-    const Word bytes = offset <= data.size() ? get(data.data(), 2 * n + 1) : 0;
+    Word blocks = kDropped;
+    Word bytes = 0;
+    if (!sized) {
+      blocks = relay::relayed_blocks(receives, g);
+      bytes = relay::relayed_bytes(receives, g);
+    } else if (offset <= data.size()) {
+      blocks = get(data.data(), 2 * n);
+      bytes = get(data.data(), 2 * n + 1);
+    }
     // Blocks the sender sent direct that no receive was posted for yet.
     std::size_t empty = 0;
     if (drop_) {

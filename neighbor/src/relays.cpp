@@ -224,7 +224,7 @@ void RelayExchange::take_pair(std::size_t p, std::vector<unsigned char>& message
         run.dest_pieces[d][run.position[p][g]] = piece;
         if (--run.dest_left[d] > 0) return;
         auto& out = run.to_destinations[d];
-        pack_pieces(out, {}, run.dest_pieces[d]);
+        pack_pieces(out, {}, run.dest_pieces[d], !run.preposted);
         const int b = r.destinations[d].rank;
         if (b == origin_.rank) {
           hand_over(out);
