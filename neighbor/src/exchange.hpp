@@ -135,12 +135,16 @@ class PostedRequests {
 Error transfer_error(int code, const Origin& origin, bool receive, int peer);
 
 // The blocks of this rank's remote groups in one direction, group after
-// group, with their sizes in bytes and whether each takes the relays.
+// group, with their sizes in bytes and whether each takes the relays; per
+// group, how many blocks and bytes take them (what the relays' messages
+// tell or, in a pre-posted run, what each end knows).
 struct GroupBlocks {
   std::vector<Block> blocks;
   std::vector<MPI_Count> bytes;
   std::vector<char> relayed;
   std::vector<std::size_t> first;  // group g holds [first[g], first[g + 1])
+  std::vector<std::uint32_t> relayed_blocks;
+  std::vector<std::uint32_t> relayed_bytes;
 };
 
 // The relayed part of one aggregated collective (relay_exchange.cpp): this
@@ -297,8 +301,11 @@ void collect_groups(const std::vector<RemoteGroup>& groups, BlockOf block_of, st
   into.bytes.clear();
   into.relayed.clear();
   into.first.assign(1, 0);
+  into.relayed_blocks.clear();
+  into.relayed_bytes.clear();
   for (const RemoteGroup& g : groups) {
     std::uint64_t relayed_bytes = 0;
+    std::uint32_t relayed_blocks = 0;
     for (int slot : g.slots) {
       const Block b = block_of(slot);
       MPI_Count size = 0;
@@ -307,12 +314,18 @@ void collect_groups(const std::vector<RemoteGroup>& groups, BlockOf block_of, st
       into.blocks.push_back(b);
       into.bytes.push_back(size * b.count);
       into.relayed.push_back(bytes <= limit ? 1 : 0);
-      if (bytes <= limit) relayed_bytes += bytes;
+      if (bytes <= limit) {
+        relayed_bytes += bytes;
+        ++relayed_blocks;
+      }
     }
     if (relayed_bytes > kMaxRelayedGroupBytes) {
       std::fill(into.relayed.begin() + static_cast<std::ptrdiff_t>(into.first.back()), into.relayed.end(), 0);
+      relayed_bytes = relayed_blocks = 0;
     }
     into.first.push_back(into.blocks.size());
+    into.relayed_blocks.push_back(relayed_blocks);
+    into.relayed_bytes.push_back(static_cast<std::uint32_t>(relayed_bytes));
   }
 }
 

@@ -67,25 +67,10 @@ void receive_probed(MPI_Comm channel, MPI_Status status, int tag, std::vector<un
   if (*rc == MPI_SUCCESS) *rc = PMPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
-Word relayed_bytes(const GroupBlocks& from, std::size_t g) {
-  Word bytes = 0;
-  for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
-    if (from.relayed[k]) bytes += static_cast<Word>(from.bytes[k]);
-  }
-  return bytes;
-}
-
-Word relayed_blocks(const GroupBlocks& from, std::size_t g) {
-  return static_cast<Word>(std::count(from.relayed.begin() + static_cast<std::ptrdiff_t>(from.first[g]),
-                                      from.relayed.begin() + static_cast<std::ptrdiff_t>(from.first[g + 1]), 1));
-}
-
-Word pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
+void pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
                   int* rc) {
-  Word blocks = 0;
   for (std::size_t k = from.first[g]; k < from.first[g + 1]; ++k) {
     if (!from.relayed[k]) continue;
-    ++blocks;
     const Block& b = from.blocks[k];
     if (contiguous(b.type)) {
       if (from.bytes[k] > 0) std::memcpy(buffer.data() + *position, b.buffer, static_cast<std::size_t>(from.bytes[k]));
@@ -96,7 +81,24 @@ Word pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned c
       *rc = code;
     }
   }
-  return blocks;
+}
+
+bool unpack_relayed(const GroupBlocks& into, std::size_t g, const std::vector<unsigned char>& data, MPI_Count* position,
+                    int* rc) {
+  for (std::size_t k = into.first[g]; k < into.first[g + 1]; ++k) {
+    if (!into.relayed[k]) continue;
+    const Block& b = into.blocks[k];
+    if (contiguous(b.type)) {
+      if (into.bytes[k] > 0) std::memcpy(b.buffer, data.data() + *position, static_cast<std::size_t>(into.bytes[k]));
+      *position += into.bytes[k];
+    } else if (const int code =
+                   mpi::unpack(data.data(), static_cast<MPI_Count>(data.size()), position, b.buffer, b.count, b.type);
+               code != MPI_SUCCESS) {
+      *rc = code;
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace relay
@@ -196,8 +198,8 @@ void RelayExchange::learn_sizes(Tags init) noexcept {
     headers[i].resize(2 * kWord * message.groups.size());
     for (std::size_t n = 0; n < message.groups.size(); ++n) {
       const auto g = static_cast<std::size_t>(message.groups[n]);
-      put(headers[i], 2 * n, drop_ ? kDropped : relay::relayed_blocks(sends, g));
-      put(headers[i], 2 * n + 1, drop_ ? 0 : relay::relayed_bytes(sends, g));
+      put(headers[i], 2 * n, drop_ ? kDropped : sends.relayed_blocks[g]);
+      put(headers[i], 2 * n + 1, drop_ ? 0 : sends.relayed_bytes[g]);
     }
     requests.push_back(MPI_REQUEST_NULL);
     const int rc = mpi::isend(headers[i].data(), static_cast<MPI_Count>(headers[i].size()), MPI_PACKED, message.relay,
@@ -337,7 +339,7 @@ void RelayExchange::begin(Tags tags) noexcept {
   for (std::size_t j = 0; j < r.from_receive_relays.size() && !drop_; ++j) {
     const auto& message = r.from_receive_relays[j];
     std::size_t bytes = run.preposted ? 0 : 2 * kWord * message.groups.size();
-    for (int g : message.groups) bytes += relay::relayed_bytes(receives, static_cast<std::size_t>(g));
+    for (int g : message.groups) bytes += receives.relayed_bytes[static_cast<std::size_t>(g)];
     run.from_relays[j].resize(bytes);
     if (message.relay == origin_.rank) continue;  // this rank's own relaying hands it over (take_pair)
     const int rc = mpi::irecv(run.from_relays[j].data(), static_cast<MPI_Count>(bytes), MPI_PACKED, message.relay,
@@ -376,10 +378,11 @@ void RelayExchange::begin(Tags tags) noexcept {
       continue;
     }
     std::vector<unsigned char>& data = run.joined_data[j];
-    data.resize(relay::relayed_bytes(joined, j));
+    data.resize(joined.relayed_bytes[j]);
     MPI_Count position = 0;
     int rc = MPI_SUCCESS;
-    own = {data.data(), relay::pack_relayed(joined, j, data, &position, &rc), static_cast<Word>(position)};
+    relay::pack_relayed(joined, j, data, &position, &rc);
+    own = {data.data(), joined.relayed_blocks[j], static_cast<Word>(position)};
     if (rc != MPI_SUCCESS) fail(rc, false, destination.rank);
   }
   run.to_destinations.resize(r.destinations.size());
@@ -421,7 +424,7 @@ void RelayExchange::begin(Tags tags) noexcept {
     const std::size_t header = 2 * message.groups.size();
     std::size_t bytes = header * kWord;
     for (int g : message.groups) {
-      if (!drop_) bytes += relay::relayed_bytes(sends, static_cast<std::size_t>(g));
+      if (!drop_) bytes += sends.relayed_bytes[static_cast<std::size_t>(g)];
     }
     std::vector<unsigned char>& buffer = run.to_relays[i];
     buffer.resize(bytes);
@@ -435,7 +438,8 @@ void RelayExchange::begin(Tags tags) noexcept {
       }
       const MPI_Count start = position;
       int rc = MPI_SUCCESS;
-      put(buffer, 2 * n, relay::pack_relayed(sends, g, buffer, &position, &rc));
+      relay::pack_relayed(sends, g, buffer, &position, &rc);
+      put(buffer, 2 * n, sends.relayed_blocks[g]);
       put(buffer, 2 * n + 1, static_cast<Word>(position - start));
       if (rc != MPI_SUCCESS) fail(rc, false, r.sends[g].peer);
     }
@@ -619,8 +623,8 @@ void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
     Word blocks = kDropped;
     Word bytes = 0;
     if (!sized) {
-      blocks = relay::relayed_blocks(receives, g);
-      bytes = relay::relayed_bytes(receives, g);
+      blocks = receives.relayed_blocks[g];
+      bytes = receives.relayed_bytes[g];
     } else if (offset <= data.size()) {
       blocks = get(data.data(), 2 * n);
       bytes = get(data.data(), 2 * n + 1);
@@ -630,29 +634,15 @@ void RelayExchange::take_from_receive_relay(std::size_t j) noexcept {
     if (drop_) {
       empty = blocks == kDropped ? total : total - std::min<std::size_t>(total, static_cast<std::size_t>(blocks));
     } else {
-      const Word expected_blocks = relay::relayed_blocks(receives, g);
-      const Word expected_bytes = relay::relayed_bytes(receives, g);
+      const Word expected_blocks = receives.relayed_blocks[g];
+      const Word expected_bytes = receives.relayed_bytes[g];
       if (blocks == kDropped) {
         empty = expected_blocks;
       } else if (blocks != expected_blocks || bytes > expected_bytes || offset + bytes > data.size()) {
         fail(MPI_ERR_TRUNCATE, true, peer);
       } else if (bytes == expected_bytes) {
         MPI_Count position = static_cast<MPI_Count>(offset);
-        for (std::size_t k = receives.first[g]; k < receives.first[g + 1]; ++k) {
-          if (!receives.relayed[k]) continue;
-          const Block& b = receives.blocks[k];
-          if (relay::contiguous(b.type)) {
-            if (receives.bytes[k] > 0) {
-              std::memcpy(b.buffer, data.data() + position, static_cast<std::size_t>(receives.bytes[k]));
-            }
-            position += receives.bytes[k];
-          } else if (const int rc = mpi::unpack(data.data(), static_cast<MPI_Count>(data.size()), &position, b.buffer,
-                                                b.count, b.type);
-                     rc != MPI_SUCCESS) {
-            fail(rc, true, peer);
-            break;
-          }
-        }
+        if (int rc = MPI_SUCCESS; !relay::unpack_relayed(receives, g, data, &position, &rc)) fail(rc, true, peer);
       }
     }
     if (blocks != kDropped) offset += static_cast<std::size_t>(bytes);

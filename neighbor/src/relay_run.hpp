@@ -38,13 +38,14 @@ inline Word get(const unsigned char* data, std::size_t word) {
 // Contiguous datatypes are copied, others packed.
 bool contiguous(MPI_Datatype type);
 
-// Group g's relayed blocks (GroupBlocks::relayed): their bytes, their number,
-// and the blocks packed at `*position` of `buffer` (sized for them; a pack
-// failure is kept in `rc`), which returns their number.
-Word relayed_bytes(const GroupBlocks& from, std::size_t g);
-Word relayed_blocks(const GroupBlocks& from, std::size_t g);
-Word pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
+// Group g's relayed blocks (GroupBlocks::relayed) packed at `*position` of
+// `buffer` (sized for them; a pack failure is kept in `rc`), and unpacked
+// from `data` at `*position` into their buffers (false on a failure, kept
+// in `rc`).
+void pack_relayed(const GroupBlocks& from, std::size_t g, std::vector<unsigned char>& buffer, MPI_Count* position,
                   int* rc);
+bool unpack_relayed(const GroupBlocks& into, std::size_t g, const std::vector<unsigned char>& data, MPI_Count* position,
+                    int* rc);
 
 // Tests every request still in flight; a failure is kept by `fail`.
 template <class Fail>

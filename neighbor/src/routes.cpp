@@ -370,6 +370,8 @@ void join_local_blocks(const NeighborSequence& s, int rank, Routes& r) {
     for (int slot : order) slots[ranks[slot]].push_back(slot);
     return slots;
   };
+  // `peers` ascending: r.destinations and r.from_receive_relays are in rank
+  // order (built from maps above), and so is what is pushed from them.
   const auto drop_peers = [](std::vector<int>& order, const std::vector<int>& ranks, const std::vector<int>& peers) {
     std::erase_if(order, [&](int slot) { return std::binary_search(peers.begin(), peers.end(), ranks[slot]); });
   };

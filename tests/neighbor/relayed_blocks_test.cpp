@@ -63,6 +63,8 @@ TEST_F(Sizes, BlocksAboveTheLimitGoDirect) {
   const GroupBlocks g = collect({{bytes_type(8), bytes_type(300), bytes_type(256)}, {bytes_type(0)}}, 256);
   EXPECT_EQ(g.relayed, (std::vector<char>{1, 0, 1, 1}));
   EXPECT_EQ(g.first, (std::vector<std::size_t>{0, 3, 4}));
+  EXPECT_EQ(g.relayed_blocks, (std::vector<std::uint32_t>{2, 1}));
+  EXPECT_EQ(g.relayed_bytes, (std::vector<std::uint32_t>{264, 0}));
 }
 
 TEST_F(Sizes, AGroupWhoseRelayedBytesExceedTheHeaderGoesDirectWhole) {
@@ -74,12 +76,17 @@ TEST_F(Sizes, AGroupWhoseRelayedBytesExceedTheHeaderGoesDirectWhole) {
                                  {bytes_type(8), bytes_type(over - 8)}},          // one byte over
                                 UINT64_MAX);
   EXPECT_EQ(g.relayed, (std::vector<char>{1, 1, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(g.relayed_blocks, (std::vector<std::uint32_t>{1, 2, 0, 0}));
+  EXPECT_EQ(g.relayed_bytes, (std::vector<std::uint32_t>{3U << 30, (3U << 30) + 8, 0, 0}));
   // The bound itself still fits.
   const GroupBlocks at = collect({{bytes_type(static_cast<MPI_Count>(kMaxRelayedGroupBytes))}}, UINT64_MAX);
   EXPECT_EQ(at.relayed, (std::vector<char>{1}));
+  EXPECT_EQ(at.relayed_bytes, (std::vector<std::uint32_t>{static_cast<std::uint32_t>(kMaxRelayedGroupBytes)}));
   // Blocks above the limit do not count toward the group's relayed bytes.
   const GroupBlocks limited = collect({{bytes_type(three_gib), bytes_type(three_gib), bytes_type(8)}}, 256);
   EXPECT_EQ(limited.relayed, (std::vector<char>{0, 0, 1}));
+  EXPECT_EQ(limited.relayed_blocks, (std::vector<std::uint32_t>{1}));
+  EXPECT_EQ(limited.relayed_bytes, (std::vector<std::uint32_t>{8}));
 }
 
 }  // namespace
