@@ -12,6 +12,8 @@ topology is its pattern and machine model ("stencil27/overheads").
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_middle_relay.jsonl   # rows with "relay"
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_middle_relay.jsonl \
         docs/results/neighbor/smpi_joined.jsonl                                                 # several files
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_headers.jsonl \
+        docs/results/neighbor/smpi_lengths.jsonl                         # rows with "header_bits", "run_lengths"
 
 Several files make one table (a later row of a cell and implementation
 replaces an earlier one).
@@ -27,7 +29,11 @@ def name(row):
         return "mpich"
     algorithm = row.get("algorithm", row["impl"])
     name = f"{algorithm}/{row['relay']}" if "relay" in row else algorithm
-    return name + (f"/{row['header_bits']}-bit headers" if "header_bits" in row else "")
+    name += f"/{row['header_bits']}-bit headers" if "header_bits" in row else ""
+    # Persistent runs whose relays learned the groups' lengths at init: for
+    # every message (e3e6a65), or for those between hosts only (2d677b1).
+    lengths = {"init": "/lengths at init", "init_between_hosts": "/lengths at init between hosts"}
+    return name + lengths.get(row.get("run_lengths"), "")
 
 
 def topology(row):

@@ -35,7 +35,7 @@ def load(paths, ranks_per_node):
     latest = {}
     for row in rows:
         key = (row["pattern"], row["model"], row["impl"], row["algorithm"], row.get("relay"), row.get("header_bits"),
-               row["form"], row["P"], row["bytes"])
+               row.get("run_lengths"), row["form"], row["P"], row["bytes"])
         latest[key] = row
     return list(latest.values())
 
@@ -45,6 +45,10 @@ def label(row):
         return "MPICH 4.0.2's algorithm"
     relay = f", {row['relay']} relay" if "relay" in row else ""
     headers = f", {row['header_bits']}-bit headers" if "header_bits" in row else ""
+    if row.get("run_lengths") == "init":
+        headers += ", lengths learned at init"
+    elif row.get("run_lengths") == "init_between_hosts":
+        headers += ", lengths learned at init between hosts"
     return f"distopo, {row['algorithm']}{relay}{headers}"
 
 
@@ -57,6 +61,10 @@ def style(row):
         color = relay_colors[row["relay"]]
     if row.get("header_bits") == 32:
         color = "tab:purple"
+    if row.get("run_lengths") == "init":
+        color = "tab:brown"
+    elif row.get("run_lengths") == "init_between_hosts":
+        color = "tab:pink"
     # MPICH's algorithm wide and beneath: distopo's direct algorithm often lies on it.
     wide = dict(linewidth=5, alpha=0.4, zorder=1) if row["impl"] == "direct" else dict(zorder=2)
     return dict(color=color, linestyle="-" if row["form"] == "persistent" else "--",
@@ -123,11 +131,12 @@ def main():
         for ax in axes.flat:
             for handle, name in zip(*ax.get_legend_handles_labels()):
                 legend.setdefault(name, handle)
-        fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=min(3, len(legend)),
-                   fontsize=9)
+        # Long labels in fewer columns, so that none runs off the figure.
+        columns = min(2 if max(len(name) for name in legend) > 60 else 3, len(legend))
+        fig.legend(list(legend.values()), list(legend.keys()), loc="lower center", ncol=columns, fontsize=9)
         fig.suptitle(f"neighbor_alltoallv, {pattern}, {args.ranks_per_node} ranks per host "
                      "(simulated, SimGrid SMPI)", fontsize=11)
-        fig.tight_layout(rect=(0, 0.02 + 0.05 * ((len(legend) + 2) // 3), 1, 0.96))
+        fig.tight_layout(rect=(0, 0.02 + 0.05 * ((len(legend) + columns - 1) // columns), 1, 0.96))
         out = Path(args.out_dir) / f"{args.prefix}_{pattern}.png"
         fig.savefig(out, dpi=110)
         plt.close(fig)
