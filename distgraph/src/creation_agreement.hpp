@@ -5,10 +5,8 @@
 // a second round or sends to a hub, and the result's channel lease
 // (LeaseOffer, core/shared_channel.hpp), which so needs no round of its own.
 // Reduced with MPI_MAX, each flag's slot holds size - r for the lowest rank r
-// where the condition holds, 0 where it holds nowhere (the second round: 1
-// where it holds on any rank; the hub: 1 + the highest rank named as one);
-// the lease's values follow.
-#include <algorithm>
+// where the condition holds, 0 where it holds nowhere (the second round and
+// the hub: 1 where it holds on any rank); the lease's values follow.
 #include <array>
 #include <optional>
 #include <span>
@@ -42,15 +40,12 @@ class CreationAgreement {
   void note_by_source() { values_[kBySource] = 1; }
   [[nodiscard]] bool any_by_source() const { return values_[kBySource] != 0; }
 
-  // This rank sends peer `hub` far more than the others: that peer may take
+  // This rank sends one peer far more than the others: that peer may take
   // long to write its lists, and the ranks wait for each other politely
   // before MPICH's copy of the topology, whose collective would poll
-  // (dist_graph_create.cpp). After the reduction, any_hub() tells whether
-  // any rank named one, and is_hub(rank) whether `rank` is the highest
-  // named.
-  void note_hub(int hub) { values_[kHub] = std::max(values_[kHub], hub + 1); }
+  // (dist_graph_create.cpp).
+  void note_hub() { values_[kHub] = 1; }
   [[nodiscard]] bool any_hub() const { return values_[kHub] != 0; }
-  [[nodiscard]] bool is_hub(int rank) const { return values_[kHub] == rank + 1; }
 
   // The flags, for a reduction done elsewhere (MPI_MAX, e.g. an exchange's
   // agreement step).

@@ -70,26 +70,24 @@ detail::BySource by_source_setting(MPI_Info info) {
                                " is not one of auto, true, false");
 }
 
-// The peer this rank sends far more than each of the others (at least twice
-// their average, and at least 2^16 ints), if any: that peer, a hub, may take
-// milliseconds longer than the others to write its lists. If any rank names
-// one, the ranks then meet in a barrier of their own, waiting politely
+// Whether this rank sends one peer far more than each of the others (at
+// least twice their average, and at least 2^16 ints): that peer, a hub, may
+// take milliseconds longer than the others to write its lists. If any rank
+// does, the ranks then meet in a barrier of their own, waiting politely
 // (idle_backoff.hpp), before MPICH's copy, whose collective would poll and
-// take the core of the hub still writing, and the hub alone sorts on a
-// second thread. Where no peer stands out the barrier is one more round for
-// nothing (docs/design/sparse-exchange.md, "Waiting ranks sleep").
-std::optional<int> hub_named_by(std::span<const OutgoingMessage<int>> messages) {
+// take the core of the hub still writing. Where no peer stands out the
+// barrier is one more round for nothing (docs/design/sparse-exchange.md,
+// "Waiting ranks sleep").
+bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
   constexpr std::size_t kLeast = std::size_t{1} << 16;
-  if (messages.size() < 2) return std::nullopt;
+  if (messages.size() < 2) return false;
   std::size_t total = 0;
-  const OutgoingMessage<int>* largest = &messages.front();
+  std::size_t largest = 0;
   for (const OutgoingMessage<int>& message : messages) {
     total += message.payload.size();
-    if (message.payload.size() > largest->payload.size()) largest = &message;
+    largest = std::max(largest, message.payload.size());
   }
-  const std::size_t most = largest->payload.size();
-  if (most < kLeast || most * (messages.size() - 1) < 2 * (total - most)) return std::nullopt;
-  return largest->destination;
+  return largest >= kLeast && largest * (messages.size() - 1) >= 2 * (total - largest);
 }
 
 // The channel of each round: the user communicator's private channels (which
@@ -220,9 +218,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights},
                                       std::move(lease));
   if (outbox && outbox->went_by_source()) agreement.note_by_source();
-  if (outbox) {
-    if (const std::optional<int> hub = hub_named_by(outbox->messages())) agreement.note_hub(*hub);
-  }
+  if (outbox && sends_to_a_hub(outbox->messages())) agreement.note_hub();
   exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
   outbox.reset();
   clock.mark("exchange");
@@ -235,10 +231,9 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   // done early waits politely in a barrier entered after the lists: entered
   // before them, it would let go of any rank whose rounds need no message the
   // hub sends only once it polls again. Asleep there, the others leave a
-  // core to the hub's sort; they sort on one thread each, as their own
-  // second threads would take that core from the hub.
+  // core to the hub's sort.
   NativeReservation mirror = inbox.take_mirror();
-  DistGraphTopology lists = std::move(inbox).lists(agreement.is_hub(rank));
+  DistGraphTopology lists = std::move(inbox).lists(agreement.any_hub());
   clock.mark("lists");
   if (agreement.any_hub()) {
     MPI_Request barrier = MPI_REQUEST_NULL;
