@@ -187,10 +187,11 @@ struct Selection {
   std::uint64_t aggregate_max_bytes = 0;
   int node_count = 1;
   bool emulated_nodes = false;
+  int senders_per_lane = 1;  // aggregated: routes.cpp, choose_lanes
 };
 
 inline NeighborAlgorithmChoice choice_of(const Selection& s) {
-  return {s.setting, s.algorithm, s.aggregate_max_bytes, s.node_count, s.emulated_nodes};
+  return {s.setting, s.algorithm, s.aggregate_max_bytes, s.node_count, s.emulated_nodes, s.senders_per_lane};
 }
 
 struct Plan {
@@ -244,17 +245,16 @@ std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& recor
 // Auto's choice for the persistent form, where block sizes are known at init
 // and the plan's cost is paid once: the node-aware algorithm when the ranks
 // span several machine nodes (found by MPI_Comm_split_type; nodes declared
-// by distopo_ranks_per_node are one machine, where it stays direct) and the
-// pattern gives a rank, on average over all ranks, at least
-// kAutoBlocksPerNodePair blocks for each other node it sends to (so the
-// aggregation has blocks to merge); the direct plan otherwise. Its blocks of
-// more than kAutoAggregateMaxBytes (or the setting) go direct, and an init
-// whose remote blocks are mostly larger runs the direct plan
-// (auto_aggregates). Collective over `comm`, like make_plan for aggregation,
+// by distopo_ranks_per_node are one machine, where it stays direct) and
+// the pattern gives relays blocks to merge (routes.cpp, choose_lanes); the
+// direct plan otherwise. Its blocks of more than kAutoAggregateMaxBytes (or
+// the setting) go direct, and an init whose remote blocks are mostly larger
+// runs the direct plan (auto_aggregates). Collective over `comm`, like make_plan for aggregation,
 // unless the settings know that the family's group is on one node (then
 // local); it tells the family what it found.
 // Why these bars: docs/design/neighbor-collectives.md, "When auto takes it".
-inline constexpr int kAutoBlocksPerNodePair = 2;
+inline constexpr long long kLaneBlocks = 2;
+inline constexpr long long kGatherPairsPerRank = 4;
 inline constexpr std::uint64_t kAutoAggregateMaxBytes = 256;
 std::shared_ptr<const Plan> make_persistent_auto_plan(MPI_Comm comm, const TopologyRecord& record, int rank,
                                                       const PlanSettings& settings, MPI_Comm channel, int tag);

@@ -137,26 +137,22 @@ int receive_relay(const std::vector<std::pair<int, int>>& groups) {
   return receivers[receivers.size() / 2];
 }
 
-// A node pair's groups (sorted by (a, b)) in lanes of at most kLaneSenders
-// sending ranks, each lane with its own relays, so that a relay takes at
-// most that many messages per pair and sends one. Lanes follow the senders'
-// order, so both nodes' leaders, which see the same groups, cut the same
-// lanes, and a receiver's groups stay in sender order across lanes.
-// One sender per lane: its send relay is then the sender itself (the only
-// rank of the lane with blocks for the other node), so a rank sends its
-// blocks for a node as one message straight to that node's receive relay,
-// with no gather step on its own node. Lanes of 2 to 16 senders were slower
-// in every simulated cell at 256 ranks but one (random k-out at 8 B), and
-// lanes of 8 beat one sender for random k-out at 1024 ranks
-// (docs/design/neighbor-collectives.md, a per-pattern choice not done).
-constexpr std::size_t kLaneSenders = 1;
+// A node pair's groups (sorted by (a, b)) in lanes of at most
+// `senders_per_lane` sending ranks (choose_lanes), each lane with its own relays, so that a
+// relay takes at most that many messages per pair and sends one. Lanes
+// follow the senders' order, so both nodes' leaders, which see the same
+// groups and the same agreed lane size, cut the same lanes, and a
+// receiver's groups stay in sender order across lanes. With one sender per
+// lane its send relay is the sender itself (the only rank of the lane with
+// blocks for the other node): it sends its blocks for a node as one message
+// straight to that node's receive relay, with no gather step on its own node.
 using Groups = std::vector<std::pair<int, int>>;
-std::vector<Groups> lanes(const Groups& groups) {
+std::vector<Groups> lanes(const Groups& groups, std::size_t senders_per_lane) {
   std::vector<int> senders;
   for (const auto& g : groups) {
     if (senders.empty() || senders.back() != g.first) senders.push_back(g.first);
   }
-  const std::size_t count = (senders.size() + kLaneSenders - 1) / kLaneSenders;
+  const std::size_t count = (senders.size() + senders_per_lane - 1) / senders_per_lane;
   std::vector<Groups> out(count);
   std::size_t sender = 0;
   for (std::size_t i = 0; i < groups.size(); ++i) {
@@ -179,7 +175,8 @@ std::vector<int> leader_request(int rank, const Routes& r) {
 // rank's part of the answer: x of each of its send groups, y of each of its
 // receive groups, then the pairs it relays as x (node B, y, G, G x (a, b))
 // and as y (node A, G, G x (a, b)).
-std::vector<std::vector<int>> plan_relays(const std::vector<int>& requests, const std::vector<int>& offsets) {
+std::vector<std::vector<int>> plan_relays(const std::vector<int>& requests, const std::vector<int>& offsets,
+                                          std::size_t senders_per_lane) {
   const std::size_t locals = offsets.size() - 1;
   std::vector<int> ranks(locals);
   std::map<int, std::size_t> local_of;  // global rank -> local index
@@ -200,12 +197,12 @@ std::vector<std::vector<int>> plan_relays(const std::vector<int>& requests, cons
   std::map<std::pair<int, int>, Groups> out_lanes, in_lanes;
   for (auto& [node, groups] : out_pairs) {
     std::sort(groups.begin(), groups.end());
-    auto cut = lanes(groups);
+    auto cut = lanes(groups, senders_per_lane);
     for (std::size_t l = 0; l < cut.size(); ++l) out_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
   }
   for (auto& [node, groups] : in_pairs) {
     std::sort(groups.begin(), groups.end());
-    auto cut = lanes(groups);
+    auto cut = lanes(groups, senders_per_lane);
     for (std::size_t l = 0; l < cut.size(); ++l) in_lanes[{node, static_cast<int>(l)}] = std::move(cut[l]);
   }
   std::map<std::pair<int, int>, int> in_relay;  // (node A, lane) -> y
@@ -267,7 +264,7 @@ std::vector<std::vector<int>> plan_relays(const std::vector<int>& requests, cons
 }
 
 // Gathers the requests at the leader, plans there, scatters the answers.
-std::vector<int> ask_leader(MPI_Comm node_comm, const std::vector<int>& request) {
+std::vector<int> ask_leader(MPI_Comm node_comm, const std::vector<int>& request, std::size_t senders_per_lane) {
   int local_rank = 0;
   int locals = 0;
   check_mpi(PMPI_Comm_rank(node_comm, &local_rank), "MPI_Comm_rank");
@@ -283,7 +280,7 @@ std::vector<int> ask_leader(MPI_Comm node_comm, const std::vector<int>& request)
             "MPI_Gatherv");
   std::vector<int> flat;
   if (leader) {
-    const auto answers = plan_relays(requests, std::vector<int>(offsets.begin(), offsets.end()));
+    const auto answers = plan_relays(requests, std::vector<int>(offsets.begin(), offsets.end()), senders_per_lane);
     for (int l = 0; l < locals; ++l) {
       lengths[l] = static_cast<int>(answers[l].size());
       offsets[l + 1] = offsets[l] + lengths[l];
@@ -430,8 +427,36 @@ void SettingsAgreement::check(const char* caller) const {
 
 namespace {
 
+// How a node pair's blocks are cut into lanes, agreed over `comm` (one
+// allreduce of the blocks and (rank, other node) pairs of all ranks).
+struct LaneChoice {
+  std::size_t senders = 1;  // per lane
+  bool relays_pay = false;  // whether auto takes the node-aware plan
+};
+// Lanes of one sender where a rank has, on average, at least kLaneBlocks
+// blocks for each other node it sends to. Sparser patterns whose ranks each
+// send to many other nodes (at least kGatherPairsPerRank: the host's adapter
+// sends that many messages per rank) gather on their own node first, as
+// many senders per lane as give its message kLaneBlocks blocks (two: a rank
+// with blocks for a node has at least one), so the adapter sends half the
+// messages. Sparse patterns with few such pairs stay direct under auto, as
+// nothing was measured to pay there; forced, they relay in lanes of one.
+LaneChoice choose_lanes(MPI_Comm comm, const Routes& routes) {
+  std::array<long long, 2> counts{0, 0};
+  for (std::size_t g = 0; g < routes.sends.size(); ++g) {
+    counts[0] += static_cast<long long>(routes.sends[g].slots.size());
+    if (g == 0 || routes.sends[g].peer_node != routes.sends[g - 1].peer_node) ++counts[1];
+  }
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
+  const auto [blocks, pairs] = counts;
+  if (pairs == 0) return {};
+  if (blocks >= kLaneBlocks * pairs) return {.senders = 1, .relays_pay = true};
+  if (pairs < kGatherPairsPerRank * comm_size(comm)) return {};
+  return {.senders = static_cast<std::size_t>((kLaneBlocks * pairs + blocks - 1) / blocks), .relays_pay = true};
+}
+
 // The node-aware part of `plan`: nodes, the peers' nodes, and (unless
-// `judge_pattern` finds too few blocks per node pair to merge) the routes.
+// `judge_pattern` finds that relays do not pay: choose_lanes) the routes.
 void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settings, MPI_Comm channel, int tag,
                  bool judge_pattern, std::uint64_t default_max_bytes) {
   const NeighborSequence& s = plan.sequence;
@@ -448,21 +473,14 @@ void plan_routes(Plan& plan, MPI_Comm comm, int rank, const PlanSettings& settin
   routes->node = info.node;
   routes->sends = remote_groups(s.send_order, s.destinations, destination_nodes, info.node, routes->local_send_order);
   routes->receives = remote_groups(s.recv_order, s.sources, source_nodes, info.node, routes->local_recv_order);
-  if (judge_pattern) {
-    // Over all ranks: remote blocks sent, and (rank, other node) pairs that carry them.
-    std::array<long long, 2> counts{0, 0};
-    for (std::size_t g = 0; g < routes->sends.size(); ++g) {
-      counts[0] += static_cast<long long>(routes->sends[g].slots.size());
-      if (g == 0 || routes->sends[g].peer_node != routes->sends[g - 1].peer_node) ++counts[1];
-    }
-    check_mpi(PMPI_Allreduce(MPI_IN_PLACE, counts.data(), 2, MPI_LONG_LONG, MPI_SUM, comm), "MPI_Allreduce");
-    if (counts[1] == 0 || counts[0] < kAutoBlocksPerNodePair * counts[1]) return;
-  }
-  adopt_answer(ask_leader(info.node_comm, leader_request(rank, *routes)), *routes);
+  const LaneChoice lanes = choose_lanes(comm, *routes);
+  if (judge_pattern && !lanes.relays_pay) return;
+  adopt_answer(ask_leader(info.node_comm, leader_request(rank, *routes), lanes.senders), *routes);
   join_local_blocks(s, rank, *routes);
   routes->local = {MessagePlan(routes->local_recv_order, s.sources),
                    MessagePlan(routes->local_send_order, s.destinations)};
   choice.algorithm = NeighborAlgorithm::aggregated;
+  choice.senders_per_lane = static_cast<int>(lanes.senders);
   choice.aggregate_max_bytes =
       settings.aggregate_max_bytes >= 0 ? static_cast<std::uint64_t>(settings.aggregate_max_bytes) : default_max_bytes;
   plan.routes = std::move(routes);

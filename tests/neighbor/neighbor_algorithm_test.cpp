@@ -325,6 +325,40 @@ TEST_P(NeighborAlgorithms, EqualDirectBitForBit) {
 
 INSTANTIATE_TEST_SUITE_P(EmulatedNodes, NeighborAlgorithms, ::testing::Values(2, 3));
 
+// A sparse pattern over many nodes: on emulated nodes of 2 ranks every rank
+// sends one block to one rank of each other node, so a node pair's message
+// would carry a block or two; with 4 other nodes per rank (10 ranks) the
+// plan gathers two senders per lane (routes.cpp, choose_lanes) and each
+// lane's send relay takes its partner's message before sending the pair's.
+// Every collective in every form equals the direct algorithm bit for bit;
+// fewer nodes keep lanes of one.
+TEST(NeighborAlgorithmLanes, GatheredLanesEqualDirect) {
+  const int p = distopo::testing::world_size();
+  const int nodes = p / 2;
+  if (nodes < 2) GTEST_SKIP() << "needs 2 emulated nodes of 2 ranks";
+  std::vector<std::vector<int>> out(static_cast<std::size_t>(p)), in(static_cast<std::size_t>(p));
+  for (int a = 0; a < 2 * nodes; ++a) {
+    for (int n = 0; n < nodes; ++n) {
+      if (n == a / 2) continue;
+      const int b = 2 * n + (a + n) % 2;
+      out[static_cast<std::size_t>(a)].push_back(b);
+      in[static_cast<std::size_t>(b)].push_back(a);
+    }
+  }
+  Case c;
+  c.name = "one_block_per_node_pair";
+  distopo::testing::adopt_adjacency(c, in, out);
+  use(c.comm, {"direct", nullptr}, 2);
+  const auto expected = run_all(c, "direct");
+  use(c.comm, {"aggregated", nullptr}, 2);
+  const distopo::NeighborAlgorithmChoice choice = distopo::neighbor_algorithm(c.comm);
+  EXPECT_EQ(choice.algorithm, distopo::NeighborAlgorithm::aggregated);
+  // (rank, other node) pairs: 4 per rank of the communicator or more.
+  const bool gathered = 2 * nodes * (nodes - 1) >= 4 * p;
+  EXPECT_EQ(choice.senders_per_lane, gathered ? 2 : 1);
+  EXPECT_EQ(run_all(c, "aggregated, lanes"), expected);
+}
+
 // Nodes from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), not emulated: run
 // with MPICH's MPIR_CVAR_NUM_CLIQUES=k, which splits one machine into k
 // nodes, and DISTOPO_TEST_NODES=k (tests/neighbor/CMakeLists.txt); skipped
@@ -357,7 +391,8 @@ TEST(NeighborAlgorithmNodes, DiscoveredNodesEqualDirect) {
 // Whether auto's persistent form should aggregate on `c` (plan.hpp,
 // make_persistent_auto_plan), computed here from MPI_Comm_split_type's nodes
 // with arrays of the communicator's size: over all ranks, at least two
-// remote blocks per (rank, other node) pair that carries any.
+// remote blocks per (rank, other node) pair that carries any, or at least
+// four such pairs per rank.
 bool auto_should_aggregate(const Case& c) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(c.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
@@ -376,7 +411,7 @@ bool auto_should_aggregate(const Case& c) {
   std::sort(nodes.begin(), nodes.end());
   counts[1] = std::unique(nodes.begin(), nodes.end()) - nodes.begin();
   MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_LONG_LONG, MPI_SUM, c.comm);
-  return counts[1] > 0 && counts[0] >= 2 * counts[1];
+  return counts[1] > 0 && (counts[0] >= 2 * counts[1] || counts[1] >= 4LL * c.comm.size());
 }
 
 // alltoall of `ints` ints per block, persistent: the algorithm its init chose.

@@ -53,6 +53,10 @@ struct NeighborAlgorithmChoice {
   // and auto's persistent form), 1 otherwise.
   int node_count;
   bool emulated_nodes;  // nodes from distopo_ranks_per_node (aggregated only)
+  // With aggregation, the sending ranks whose blocks for another node one
+  // message carries: 1 (each rank sends its own), or more where the pattern
+  // has few blocks per (rank, other node) pair and they gather first.
+  int senders_per_lane;
 };
 
 // The plan's choice for `comm` (a communicator with a topology), which its
