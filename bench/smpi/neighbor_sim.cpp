@@ -208,7 +208,8 @@ nlohmann::json choice_json(const distopo::NeighborAlgorithmChoice& choice) {
   return {{"algorithm_used", distopo::to_string(choice.algorithm)},
           {"aggregate_max_bytes", choice.aggregate_max_bytes},
           {"node_count", choice.node_count},
-          {"emulated_nodes", choice.emulated_nodes}};
+          {"emulated_nodes", choice.emulated_nodes},
+          {"senders_per_lane", choice.senders_per_lane}};
 }
 #endif
 
