@@ -249,9 +249,9 @@ std::shared_ptr<const Plan> make_plan(MPI_Comm comm, const TopologyRecord& recor
 // the pattern gives relays blocks to merge (routes.cpp, choose_lanes); the
 // direct plan otherwise. Its blocks of more than kAutoAggregateMaxBytes (or
 // the setting) go direct, and an init whose remote blocks are mostly larger
-// runs the direct plan (auto_aggregates). Collective over `comm`, like make_plan for aggregation,
-// unless the settings know that the family's group is on one node (then
-// local); it tells the family what it found.
+// runs the direct plan (auto_aggregates). Collective over `comm`, like
+// make_plan for aggregation, unless the settings know that the family's
+// group is on one node (then local); it tells the family what it found.
 // Why these bars: docs/design/neighbor-collectives.md, "When auto takes it".
 inline constexpr long long kLaneBlocks = 2;
 inline constexpr long long kGatherPairsPerRank = 4;

@@ -138,11 +138,11 @@ int receive_relay(const std::vector<std::pair<int, int>>& groups) {
 }
 
 // A node pair's groups (sorted by (a, b)) in lanes of at most
-// `senders_per_lane` sending ranks (choose_lanes), each lane with its own relays, so that a
-// relay takes at most that many messages per pair and sends one. Lanes
-// follow the senders' order, so both nodes' leaders, which see the same
-// groups and the same agreed lane size, cut the same lanes, and a
-// receiver's groups stay in sender order across lanes. With one sender per
+// `senders_per_lane` sending ranks (choose_lanes), each lane with its own
+// relays, so that a relay takes at most that many messages per pair and
+// sends one. Lanes follow the senders' order, so both nodes' leaders, which
+// see the same groups and the same agreed lane size, cut the same lanes,
+// and a receiver's groups stay in sender order across lanes. With one sender per
 // lane its send relay is the sender itself (the only rank of the lane with
 // blocks for the other node): it sends its blocks for a node as one message
 // straight to that node's receive relay, with no gather step on its own node.
