@@ -1,10 +1,12 @@
 #pragma once
-// LSD radix sorts for dist_graph_create's lists. The number of passes is a
+// Radix sorts for dist_graph_create's lists: LSD passes, and for a few
+// thousand wide keys one bucket pass (sort_in_place). The number of passes is a
 // template parameter of the loops (the digit width is not): counting every
 // digit in one read with a loop the compiler unrolls, and scatter loops with
 // no pass arithmetic inside, run about 1.5x faster than the same loops over a
 // run-time number of passes (docs/design/distgraph-create.md).
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -257,7 +259,57 @@ inline bool splits_first(std::size_t n, unsigned width) {
   return n >= kMinKeysToSplitFirst && width > RadixPlan::kMaxDigitBits + 8;
 }
 
+// Sorts as sort_in_place does with one bucket pass (by the top
+// bit_width(n) - 1 of the sorted bits: about one key a bucket where the
+// values spread) and an insertion sort of each bucket, unless the keys crowd
+// into a few buckets (more than an eighth of them in buckets of over
+// kCrowded keys): then it returns false having moved nothing. `counters`:
+// how many `counts` holds.
+inline bool bucket_then_insert(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n, unsigned low, unsigned width,
+                               std::uint32_t* counts, std::size_t counters) {
+  constexpr std::uint32_t kCrowded = 16;
+  const unsigned bits = std::min(width, static_cast<unsigned>(std::bit_width(n)) - 1);
+  const std::size_t buckets = std::size_t{1} << bits;
+  if (bits == 0 || buckets > counters) return false;
+  const unsigned shift = low + width - bits;
+  const auto mask = static_cast<std::uint32_t>(buckets - 1);
+  std::fill_n(counts, buckets, 0U);
+  for (std::size_t i = 0; i < n; ++i) ++counts[(keys[i] >> shift) & mask];
+  std::size_t crowded = 0;
+  std::uint32_t running = 0;
+  for (std::size_t d = 0; d < buckets; ++d) {
+    if (counts[d] > kCrowded) crowded += counts[d];
+    running += std::exchange(counts[d], running);
+  }
+  if (crowded > n / 8) return false;
+  for (std::size_t i = 0; i < n; ++i) scratch[counts[(keys[i] >> shift) & mask]++] = keys[i];
+  // counts[d] is now where bucket d ends; each goes back to `keys` sorted.
+  std::size_t first = 0;
+  for (std::size_t d = 0; d < buckets; ++d) {
+    const std::size_t last = counts[d];
+    if (last - first > kCrowded) {
+      std::copy(scratch + first, scratch + last, keys + first);
+      std::sort(keys + first, keys + last);
+    } else {
+      for (std::size_t i = first; i < last; ++i) {
+        const std::uint32_t key = scratch[i];
+        std::size_t j = i;
+        for (; j > first && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
+        keys[j] = key;
+      }
+    }
+    first = last;
+  }
+  return true;
+}
+
 }  // namespace radix
+
+// Below this many keys, keys the radix passes would sort in three or more
+// passes (distinct weights: far more possible values than keys) are
+// bucketed once and insertion-sorted instead: two walks over the keys where
+// the passes make four to six (docs/design/key-sort.md).
+inline constexpr std::size_t kMaxKeysToBucket = 4096;
 
 // Sorts `n` 32-bit keys that differ only in bits [low, low + width)
 // ascending, with `scratch` (n keys) beside them; the result is in `keys`.
@@ -266,9 +318,14 @@ inline void sort_in_place(std::uint32_t* keys, std::uint32_t* scratch, std::size
                           std::uint32_t* counts) {
   if (radix::splits_first(n, width)) {
     radix::split_then_sort(keys, scratch, n, low, width, counts);
-  } else {
-    radix::sort_in_place(keys, scratch, n, low, width, counts);
+    return;
   }
+  const RadixPlan plan = RadixPlan::of(n, width);
+  if (n < kMaxKeysToBucket && plan.passes >= 3 &&
+      radix::bucket_then_insert(keys, scratch, n, low, width, counts, plan.passes * plan.radix())) {
+    return;
+  }
+  radix::sort_in_place(keys, scratch, n, low, width, counts);
 }
 
 }  // namespace distopo::detail

@@ -422,7 +422,8 @@ TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
   std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
   // 1600000: above kMinKeysToSplitFirst, the split-then-sort path.
   static_assert(1600000 > distopo::detail::kMinKeysToSplitFirst);
-  for (const std::size_t n : {0UL, 1UL, 2UL, 255UL, 256UL, 5000UL, 70000UL, 600000UL, 1600000UL}) {
+  for (const std::size_t n :
+       {0UL, 1UL, 2UL, 100UL, 255UL, 256UL, 383UL, 1000UL, 1535UL, 4095UL, 5000UL, 70000UL, 600000UL, 1600000UL}) {
     for (const unsigned bits : {1U, 5U, 12U, 23U, 31U}) {
       for (const unsigned shift : {0U, 7U}) {
         if (bits + shift > 31) continue;
@@ -440,6 +441,41 @@ TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
         distopo::detail::sort_weights(weights.data(), scratch.data(), n, any, all, counts.data());
         EXPECT_EQ(weights, expected) << "n " << n << " bits " << bits << " shift " << shift;
       }
+    }
+  }
+}
+
+// Wide weights below kMaxKeysToBucket take one bucket pass where they spread,
+// the radix passes where they crowd into a few buckets; buckets of more than
+// a few keys are sorted whole. Every shape gives std::sort's order.
+TEST_F(EdgeLists, BucketedWeightsAgreeWithStdSortWhereverTheyCrowd) {
+  std::mt19937 random(31);
+  const std::uint32_t wide = (1U << 30) - 1;
+  for (const std::size_t n : {200UL, 1000UL, 2048UL, 4095UL}) {
+    for (const int crowded_percent : {0, 5, 20, 90, 100}) {
+      std::vector<std::uint32_t> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        // Crowded keys share one bucket (their top bits are all zero); the
+        // others spread over 30 bits.
+        keys[i] = static_cast<int>(random() % 100) < crowded_percent ? random() % 64 : random() & wide;
+      }
+      keys.front() = wide;  // the same sorted bits in every shape
+      std::vector<std::uint32_t> expected = keys;
+      std::sort(expected.begin(), expected.end());
+      std::vector<std::uint32_t> scratch(n);
+      std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::counters_for(n, 30));
+      const std::vector<std::uint32_t> given = keys;
+      const bool bucketed = distopo::detail::radix::bucket_then_insert(keys.data(), scratch.data(), n, 0, 30,
+                                                                       counts.data(), counts.size());
+      if (bucketed) {
+        EXPECT_EQ(keys, expected) << "n " << n << " crowded " << crowded_percent << "%";
+      } else {
+        EXPECT_EQ(keys, given) << "declined, yet moved keys: n " << n << " crowded " << crowded_percent << "%";
+      }
+      EXPECT_EQ(bucketed, crowded_percent <= 5) << "n " << n << " crowded " << crowded_percent << "%";
+      keys = given;
+      distopo::detail::sort_in_place(keys.data(), scratch.data(), n, 0, 30, counts.data());
+      EXPECT_EQ(keys, expected) << "sort_in_place: n " << n << " crowded " << crowded_percent << "%";
     }
   }
 }
