@@ -260,11 +260,10 @@ inline bool splits_first(std::size_t n, unsigned width) {
 }
 
 // Sorts as sort_in_place does with one bucket pass (by the top
-// bit_width(n) - 1 of the sorted bits: about one key a bucket where the
-// values spread) and an insertion sort of each bucket, unless the keys crowd
-// into a few buckets (more than an eighth of them in buckets of over
-// kCrowded keys): then it returns false having moved nothing. `counters`:
-// how many `counts` holds.
+// bit_width(n) - 1 of the sorted bits: one or two keys a bucket where the
+// values spread) and one insertion pass, which moves no key out of its
+// bucket; where any bucket gets more than kCrowded keys (clustered values)
+// it returns false having moved nothing. `counters`: how many `counts` holds.
 inline bool bucket_then_insert(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n, unsigned low, unsigned width,
                                std::uint32_t* counts, std::size_t counters) {
   constexpr std::uint32_t kCrowded = 16;
@@ -275,30 +274,17 @@ inline bool bucket_then_insert(std::uint32_t* keys, std::uint32_t* scratch, std:
   const auto mask = static_cast<std::uint32_t>(buckets - 1);
   std::fill_n(counts, buckets, 0U);
   for (std::size_t i = 0; i < n; ++i) ++counts[(keys[i] >> shift) & mask];
-  std::size_t crowded = 0;
   std::uint32_t running = 0;
   for (std::size_t d = 0; d < buckets; ++d) {
-    if (counts[d] > kCrowded) crowded += counts[d];
+    if (counts[d] > kCrowded) return false;
     running += std::exchange(counts[d], running);
   }
-  if (crowded > n / 8) return false;
   for (std::size_t i = 0; i < n; ++i) scratch[counts[(keys[i] >> shift) & mask]++] = keys[i];
-  // counts[d] is now where bucket d ends; each goes back to `keys` sorted.
-  std::size_t first = 0;
-  for (std::size_t d = 0; d < buckets; ++d) {
-    const std::size_t last = counts[d];
-    if (last - first > kCrowded) {
-      std::copy(scratch + first, scratch + last, keys + first);
-      std::sort(keys + first, keys + last);
-    } else {
-      for (std::size_t i = first; i < last; ++i) {
-        const std::uint32_t key = scratch[i];
-        std::size_t j = i;
-        for (; j > first && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
-        keys[j] = key;
-      }
-    }
-    first = last;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t key = scratch[i];
+    std::size_t j = i;
+    for (; j > 0 && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
+    keys[j] = key;
   }
   return true;
 }
