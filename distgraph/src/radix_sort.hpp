@@ -175,12 +175,70 @@ void radix_sort(std::size_t n, unsigned width, const EachKey& each_key, Key* sin
   });
 }
 
+// Below this many keys, keys the radix passes would sort in three or more
+// passes (distinct weights: far more possible values than keys) are
+// bucketed once and insertion-sorted instead: two walks over the keys where
+// the passes make four to six (docs/design/key-sort.md).
+inline constexpr std::size_t kMaxKeysToBucket = 4096;
+
 // Above this many keys, the sorts of 32-bit keys below first split them by
-// their top byte and sort each part on its own, in the caches (faster than
-// LSD passes over the whole from about 1.5 million keys on).
-inline constexpr std::size_t kMinKeysToSplitFirst = std::size_t{3} << 19;
+// their top byte and sort each part on its own, in the caches: faster than
+// LSD passes over the whole from about half a million keys on, where parts
+// of up to 4096 keys take the bucket sort (docs/design/key-sort.md).
+inline constexpr std::size_t kMinKeysToSplitFirst = std::size_t{1} << 19;
 
 namespace radix {
+
+// The bucket sort of a few thousand keys that differ only in bits [low, low
+// + width): one pass scattering them from `from` into `to` by the top
+// bit_width(n) - 1 of those bits (one or two keys a bucket where the values
+// spread), then insertion, which moves no key out of its bucket. Where any
+// bucket would get more than kCrowded keys (clustered values) it returns
+// false having written nothing. `counters`: how many `counts` holds.
+inline bool scatter_to_buckets(const std::uint32_t* from, std::uint32_t* to, std::size_t n, unsigned low,
+                               unsigned width, std::uint32_t* counts, std::size_t counters) {
+  constexpr std::uint32_t kCrowded = 16;
+  const unsigned bits = std::min(width, static_cast<unsigned>(std::bit_width(n)) - 1);
+  const std::size_t buckets = std::size_t{1} << bits;
+  if (bits == 0 || buckets > counters) return false;
+  const unsigned shift = low + width - bits;
+  const auto mask = static_cast<std::uint32_t>(buckets - 1);
+  std::fill_n(counts, buckets, 0U);
+  for (std::size_t i = 0; i < n; ++i) ++counts[(from[i] >> shift) & mask];
+  std::uint32_t running = 0;
+  for (std::size_t d = 0; d < buckets; ++d) {
+    if (counts[d] > kCrowded) return false;
+    running += std::exchange(counts[d], running);
+  }
+  for (std::size_t i = 0; i < n; ++i) to[counts[(from[i] >> shift) & mask]++] = from[i];
+  return true;
+}
+
+// The insertion after scatter_to_buckets: `keys` sorted, in place.
+inline void insert_within_buckets(std::uint32_t* keys, std::size_t n) {
+  for (std::size_t i = 1; i < n; ++i) {
+    const std::uint32_t key = keys[i];
+    std::size_t j = i;
+    for (; j > 0 && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
+    keys[j] = key;
+  }
+}
+
+// The insertion after scatter_to_buckets, from `from` (bucketed) to `to`.
+inline void insert_within_buckets(const std::uint32_t* from, std::uint32_t* to, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t key = from[i];
+    std::size_t j = i;
+    for (; j > 0 && to[j - 1] > key; --j) to[j] = to[j - 1];
+    to[j] = key;
+  }
+}
+
+// Whether n keys of `width` bits take the bucket sort: below
+// kMaxKeysToBucket where the radix passes would make three or more.
+inline bool bucketed(std::size_t n, unsigned width) {
+  return n < kMaxKeysToBucket && RadixPlan::of(n, width).passes >= 3;
+}
 
 // LSD passes over the n keys of a walk (each_key(visit), run twice) by bits
 // [low, low + width), through `into` and `scratch` (n keys each); the
@@ -234,6 +292,8 @@ void sort_walk(std::size_t n, const EachKey& each_key, unsigned low, unsigned wi
 inline void split_then_sort(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n, unsigned low, unsigned width,
                             std::uint32_t* counts) {
   constexpr unsigned top = 8;
+  const RadixPlan whole = RadixPlan::of(n, width);
+  const std::size_t counters = whole.passes * whole.radix();  // what `counts` holds at least
   const unsigned shift = low + width - top;
   const std::uint32_t mask = (1U << top) - 1;
   std::uint32_t starts[(1U << 8) + 1] = {};
@@ -246,6 +306,11 @@ inline void split_then_sort(std::uint32_t* keys, std::uint32_t* scratch, std::si
     const std::size_t first = starts[d];
     const std::size_t count = starts[d + 1] - first;
     const std::uint32_t* const part = scratch + first;
+    if (bucketed(count, width - top) &&
+        scatter_to_buckets(part, keys + first, count, low, width - top, counts, counters)) {
+      insert_within_buckets(keys + first, count);
+      continue;
+    }
     sort_walk(
         count,
         [&](auto&& visit) {
@@ -259,43 +324,7 @@ inline bool splits_first(std::size_t n, unsigned width) {
   return n >= kMinKeysToSplitFirst && width > RadixPlan::kMaxDigitBits + 8;
 }
 
-// Sorts as sort_in_place does with one bucket pass (by the top
-// bit_width(n) - 1 of the sorted bits: one or two keys a bucket where the
-// values spread) and one insertion pass, which moves no key out of its
-// bucket; where any bucket gets more than kCrowded keys (clustered values)
-// it returns false having moved nothing. `counters`: how many `counts` holds.
-inline bool bucket_then_insert(std::uint32_t* keys, std::uint32_t* scratch, std::size_t n, unsigned low, unsigned width,
-                               std::uint32_t* counts, std::size_t counters) {
-  constexpr std::uint32_t kCrowded = 16;
-  const unsigned bits = std::min(width, static_cast<unsigned>(std::bit_width(n)) - 1);
-  const std::size_t buckets = std::size_t{1} << bits;
-  if (bits == 0 || buckets > counters) return false;
-  const unsigned shift = low + width - bits;
-  const auto mask = static_cast<std::uint32_t>(buckets - 1);
-  std::fill_n(counts, buckets, 0U);
-  for (std::size_t i = 0; i < n; ++i) ++counts[(keys[i] >> shift) & mask];
-  std::uint32_t running = 0;
-  for (std::size_t d = 0; d < buckets; ++d) {
-    if (counts[d] > kCrowded) return false;
-    running += std::exchange(counts[d], running);
-  }
-  for (std::size_t i = 0; i < n; ++i) scratch[counts[(keys[i] >> shift) & mask]++] = keys[i];
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t key = scratch[i];
-    std::size_t j = i;
-    for (; j > 0 && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
-    keys[j] = key;
-  }
-  return true;
-}
-
 }  // namespace radix
-
-// Below this many keys, keys the radix passes would sort in three or more
-// passes (distinct weights: far more possible values than keys) are
-// bucketed once and insertion-sorted instead: two walks over the keys where
-// the passes make four to six (docs/design/key-sort.md).
-inline constexpr std::size_t kMaxKeysToBucket = 4096;
 
 // Sorts `n` 32-bit keys that differ only in bits [low, low + width)
 // ascending, with `scratch` (n keys) beside them; the result is in `keys`.
@@ -307,8 +336,9 @@ inline void sort_in_place(std::uint32_t* keys, std::uint32_t* scratch, std::size
     return;
   }
   const RadixPlan plan = RadixPlan::of(n, width);
-  if (n < kMaxKeysToBucket && plan.passes >= 3 &&
-      radix::bucket_then_insert(keys, scratch, n, low, width, counts, plan.passes * plan.radix())) {
+  if (radix::bucketed(n, width) &&
+      radix::scatter_to_buckets(keys, scratch, n, low, width, counts, plan.passes * plan.radix())) {
+    radix::insert_within_buckets(scratch, keys, n);
     return;
   }
   radix::sort_in_place(keys, scratch, n, low, width, counts);

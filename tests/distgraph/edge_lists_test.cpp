@@ -420,8 +420,10 @@ TEST_F(EdgeLists, RejectedMessagesLeaveTheRestIntact) {
 TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
   std::mt19937_64 random(29);
   std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
-  // 1600000: above kMinKeysToSplitFirst, the split-then-sort path.
-  static_assert(1600000 > distopo::detail::kMinKeysToSplitFirst);
+  // 600000 and 1600000: above kMinKeysToSplitFirst, the split-then-sort
+  // path, with parts of the bucket sort's size and parts above it.
+  static_assert(600000 > distopo::detail::kMinKeysToSplitFirst);
+  static_assert(600000 / 256 < distopo::detail::kMaxKeysToBucket && 1600000 / 256 > distopo::detail::kMaxKeysToBucket);
   for (const std::size_t n :
        {0UL, 1UL, 2UL, 100UL, 255UL, 256UL, 383UL, 1000UL, 1535UL, 4095UL, 5000UL, 70000UL, 600000UL, 1600000UL}) {
     for (const unsigned bits : {1U, 5U, 12U, 23U, 31U}) {
@@ -465,12 +467,18 @@ TEST_F(EdgeLists, BucketedWeightsAgreeWithStdSortWhereverTheyCrowd) {
       std::vector<std::uint32_t> scratch(n);
       std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::counters_for(n, 30));
       const std::vector<std::uint32_t> given = keys;
-      const bool bucketed = distopo::detail::radix::bucket_then_insert(keys.data(), scratch.data(), n, 0, 30,
+      std::vector<std::uint32_t> bucketed_keys(n, 0);
+      const bool bucketed = distopo::detail::radix::scatter_to_buckets(keys.data(), bucketed_keys.data(), n, 0, 30,
                                                                        counts.data(), counts.size());
       if (bucketed) {
+        std::vector<std::uint32_t> in_place = bucketed_keys;
+        distopo::detail::radix::insert_within_buckets(in_place.data(), n);
+        EXPECT_EQ(in_place, expected) << "in place: n " << n << " crowded " << crowded_percent << "%";
+        distopo::detail::radix::insert_within_buckets(bucketed_keys.data(), keys.data(), n);
         EXPECT_EQ(keys, expected) << "n " << n << " crowded " << crowded_percent << "%";
       } else {
-        EXPECT_EQ(keys, given) << "declined, yet moved keys: n " << n << " crowded " << crowded_percent << "%";
+        EXPECT_EQ(bucketed_keys, std::vector<std::uint32_t>(n, 0))
+            << "declined, yet wrote keys: n " << n << " crowded " << crowded_percent << "%";
       }
       EXPECT_EQ(bucketed, crowded_percent == 0) << "n " << n << " crowded " << crowded_percent << "%";
       keys = given;
