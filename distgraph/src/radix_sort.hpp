@@ -177,8 +177,9 @@ void radix_sort(std::size_t n, unsigned width, const EachKey& each_key, Key* sin
 
 // Below this many keys, keys the radix passes would sort in three or more
 // passes (distinct weights: far more possible values than keys) are
-// bucketed once and insertion-sorted instead: two walks over the keys where
-// the passes make four to six (docs/design/key-sort.md).
+// bucketed once and insertion-sorted instead: three walks over the keys
+// (count, scatter, insert) where the passes make four to six
+// (docs/design/key-sort.md).
 inline constexpr std::size_t kMaxKeysToBucket = 4096;
 
 // Above this many keys, the sorts of 32-bit keys below first split them by
@@ -214,17 +215,8 @@ inline bool scatter_to_buckets(const std::uint32_t* from, std::uint32_t* to, std
   return true;
 }
 
-// The insertion after scatter_to_buckets: `keys` sorted, in place.
-inline void insert_within_buckets(std::uint32_t* keys, std::size_t n) {
-  for (std::size_t i = 1; i < n; ++i) {
-    const std::uint32_t key = keys[i];
-    std::size_t j = i;
-    for (; j > 0 && keys[j - 1] > key; --j) keys[j] = keys[j - 1];
-    keys[j] = key;
-  }
-}
-
-// The insertion after scatter_to_buckets, from `from` (bucketed) to `to`.
+// The insertion after scatter_to_buckets, from `from` (bucketed) to `to`,
+// which may be the same array.
 inline void insert_within_buckets(const std::uint32_t* from, std::uint32_t* to, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t key = from[i];
@@ -308,7 +300,7 @@ inline void split_then_sort(std::uint32_t* keys, std::uint32_t* scratch, std::si
     const std::uint32_t* const part = scratch + first;
     if (bucketed(count, width - top) &&
         scatter_to_buckets(part, keys + first, count, low, width - top, counts, counters)) {
-      insert_within_buckets(keys + first, count);
+      insert_within_buckets(keys + first, keys + first, count);
       continue;
     }
     sort_walk(

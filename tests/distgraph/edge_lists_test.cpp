@@ -472,7 +472,7 @@ TEST_F(EdgeLists, BucketedWeightsAgreeWithStdSortWhereverTheyCrowd) {
                                                                        counts.data(), counts.size());
       if (bucketed) {
         std::vector<std::uint32_t> in_place = bucketed_keys;
-        distopo::detail::radix::insert_within_buckets(in_place.data(), n);
+        distopo::detail::radix::insert_within_buckets(in_place.data(), in_place.data(), n);
         EXPECT_EQ(in_place, expected) << "in place: n " << n << " crowded " << crowded_percent << "%";
         distopo::detail::radix::insert_within_buckets(bucketed_keys.data(), keys.data(), n);
         EXPECT_EQ(keys, expected) << "n " << n << " crowded " << crowded_percent << "%";
