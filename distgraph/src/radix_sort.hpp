@@ -194,11 +194,13 @@ namespace radix {
 // + width): one pass scattering them from `from` into `to` by the top
 // bit_width(n) - 1 of those bits (one or two keys a bucket where the values
 // spread), then insertion, which moves no key out of its bucket. Where any
-// bucket would get more than kCrowded keys (clustered values) it returns
-// false having written nothing. `counters`: how many `counts` holds.
+// bucket would get more than kCrowded keys (clustered values), or there
+// are fewer than 2, it returns false having written nothing. `counters`:
+// how many `counts` holds.
 inline bool scatter_to_buckets(const std::uint32_t* from, std::uint32_t* to, std::size_t n, unsigned low,
                                unsigned width, std::uint32_t* counts, std::size_t counters) {
   constexpr std::uint32_t kCrowded = 16;
+  if (n < 2) return false;
   const unsigned bits = std::min(width, static_cast<unsigned>(std::bit_width(n)) - 1);
   const std::size_t buckets = std::size_t{1} << bits;
   if (bits == 0 || buckets > counters) return false;

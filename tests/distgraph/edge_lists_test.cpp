@@ -453,6 +453,15 @@ TEST_F(EdgeLists, SortWeightsAgreesWithStdSort) {
 TEST_F(EdgeLists, BucketedWeightsAgreeWithStdSortWhereverTheyCrowd) {
   std::mt19937 random(31);
   const std::uint32_t wide = (1U << 30) - 1;
+  {
+    // Fewer than 2 keys: nothing to bucket, nothing written.
+    std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
+    const std::uint32_t one = 7;
+    std::uint32_t out = 0;
+    EXPECT_FALSE(distopo::detail::radix::scatter_to_buckets(&one, &out, 1, 0, 30, counts.data(), counts.size()));
+    EXPECT_FALSE(distopo::detail::radix::scatter_to_buckets(&one, &out, 0, 0, 30, counts.data(), counts.size()));
+    EXPECT_EQ(out, 0U);
+  }
   for (const std::size_t n : {200UL, 1000UL, 2048UL, 4095UL}) {
     for (const int crowded_percent : {0, 20, 90, 100}) {
       std::vector<std::uint32_t> keys(n);
