@@ -144,13 +144,6 @@ void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, const R
   if (from != keys) std::memcpy(keys, from, n * sizeof(Key));
 }
 
-template <class Key>
-void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, unsigned width, std::uint32_t* counts) {
-  const RadixPlan plan = RadixPlan::of(n, width);
-  if (plan.passes == 0) return;
-  with_passes<6>(plan.passes, [&](auto passes) { sort_in_place<passes()>(keys, scratch, n, low, plan, counts); });
-}
-
 }  // namespace radix
 
 // Sorts the n keys of a walk over the input (each_key(visit) calls
@@ -228,10 +221,18 @@ inline void insert_within_buckets(const std::uint32_t* from, std::uint32_t* to, 
   }
 }
 
-// Whether n keys of `width` bits take the bucket sort: below
-// kMaxKeysToBucket where the radix passes would make three or more.
-inline bool bucketed(std::size_t n, unsigned width) {
-  return n < kMaxKeysToBucket && RadixPlan::of(n, width).passes >= 3;
+// The bucket sort where it applies (below kMaxKeysToBucket keys, whose
+// radix `plan` makes three or more passes): `from` scattered into `via`,
+// then inserted into `to` (which may be `from`). False, having written
+// nothing, where it does not apply or scatter_to_buckets declines.
+inline bool sort_by_buckets(const std::uint32_t* from, std::uint32_t* via, std::uint32_t* to, std::size_t n,
+                            unsigned low, unsigned width, const RadixPlan& plan, std::uint32_t* counts,
+                            std::size_t counters) {
+  if (n >= kMaxKeysToBucket || plan.passes < 3 || !scatter_to_buckets(from, via, n, low, width, counts, counters)) {
+    return false;
+  }
+  insert_within_buckets(via, to, n);
+  return true;
 }
 
 // LSD passes over the n keys of a walk (each_key(visit), run twice) by bits
@@ -266,20 +267,6 @@ void sort_walk(std::size_t n, const EachKey& each_key, unsigned low, const Radix
   if (to != into) std::memcpy(into, to, n * sizeof(std::uint32_t));
 }
 
-template <class EachKey>
-void sort_walk(std::size_t n, const EachKey& each_key, unsigned low, unsigned width, std::uint32_t* into,
-               std::uint32_t* scratch, bool walk_reads_scratch, std::uint32_t* counts) {
-  const RadixPlan plan = RadixPlan::of(n, width);
-  if (plan.passes == 0) {
-    std::size_t i = 0;
-    each_key([&](std::uint32_t key) { into[i++] = key; });
-    return;
-  }
-  with_passes<6>(plan.passes, [&](auto passes) {
-    sort_walk<passes()>(n, each_key, low, plan, into, scratch, walk_reads_scratch, counts);
-  });
-}
-
 // Sorts many keys that differ in more than 19 bits (splits_first) as
 // sort_in_place does: by their top byte into scratch, then each part back,
 // sorted on its own, in the caches.
@@ -300,17 +287,20 @@ inline void split_then_sort(std::uint32_t* keys, std::uint32_t* scratch, std::si
     const std::size_t first = starts[d];
     const std::size_t count = starts[d + 1] - first;
     const std::uint32_t* const part = scratch + first;
-    if (bucketed(count, width - top) &&
-        scatter_to_buckets(part, keys + first, count, low, width - top, counts, counters)) {
-      insert_within_buckets(keys + first, keys + first, count);
+    const RadixPlan plan = RadixPlan::of(count, width - top);
+    if (plan.passes == 0) {
+      std::copy_n(part, count, keys + first);
       continue;
     }
-    sort_walk(
-        count,
-        [&](auto&& visit) {
-          for (std::size_t i = 0; i < count; ++i) visit(part[i]);
-        },
-        low, width - top, keys + first, scratch + first, true, counts);
+    if (sort_by_buckets(part, keys + first, keys + first, count, low, width - top, plan, counts, counters)) continue;
+    with_passes<6>(plan.passes, [&](auto passes) {
+      sort_walk<passes()>(
+          count,
+          [&](auto&& visit) {
+            for (std::size_t i = 0; i < count; ++i) visit(part[i]);
+          },
+          low, plan, keys + first, scratch + first, true, counts);
+    });
   }
 }
 
@@ -330,12 +320,12 @@ inline void sort_in_place(std::uint32_t* keys, std::uint32_t* scratch, std::size
     return;
   }
   const RadixPlan plan = RadixPlan::of(n, width);
-  if (radix::bucketed(n, width) &&
-      radix::scatter_to_buckets(keys, scratch, n, low, width, counts, plan.passes * plan.radix())) {
-    radix::insert_within_buckets(scratch, keys, n);
+  if (plan.passes == 0 ||
+      radix::sort_by_buckets(keys, scratch, keys, n, low, width, plan, counts, plan.passes * plan.radix())) {
     return;
   }
-  radix::sort_in_place(keys, scratch, n, low, width, counts);
+  radix::with_passes<6>(plan.passes,
+                        [&](auto passes) { radix::sort_in_place<passes()>(keys, scratch, n, low, plan, counts); });
 }
 
 }  // namespace distopo::detail
