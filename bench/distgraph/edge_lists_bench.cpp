@@ -10,6 +10,8 @@
 //   the exchange does, then the lists written;
 // - distopo_lists_of_keys: the same from single ends (keys messages), n
 //   ends among 2P groups, spread evenly or mostly on one neighbor (a hub);
+// - distopo_lists_of_rmat_hub: the lists of powerlaw's hub (rank 0), with
+//   and without its self-loops' in-list sorted once for both directions;
 // - distopo_own_list_of_keys: a rank's out-list from n out-ends received as
 //   keys (going by source), sorted in their memory or into a list of its own;
 // - distopo_sort_weights: one group's weights, n of them (new weights each
@@ -30,6 +32,7 @@
 #include "edge_input.hpp"
 #include "edge_lists.hpp"
 #include "end_messages.hpp"
+#include "graph_families.hpp"
 #include "own_edges.hpp"
 #include "radix_sort.hpp"
 
@@ -94,11 +97,11 @@ std::vector<std::vector<int>> runs_messages(std::size_t n, int ranks, int sender
   return messages;
 }
 
-// Each iteration: a fresh inbox of a rank among `ranks` takes `messages` (of
-// `kind`, one per sender) as the exchange places and accepts them, then
+// Each iteration: a fresh inbox of rank `self` among `ranks` takes `messages`
+// (of `kind`, one per sender) as the exchange places and accepts them, then
 // writes the lists; `ends` items per iteration.
 void time_lists(benchmark::State& state, int ranks, distopo::detail::MessageKind kind,
-                const std::vector<std::vector<int>>& messages, std::size_t ends) {
+                const std::vector<std::vector<int>>& messages, std::size_t ends, int self = distopo::detail::kNoSelf) {
   for (auto _ : state) {
     distopo::detail::EdgeInbox inbox(ranks, true, false);
     inbox.prepare();
@@ -108,7 +111,7 @@ void time_lists(benchmark::State& state, int ranks, distopo::detail::MessageKind
       std::copy(message.begin(), message.end(), at);
       if (inbox.accept() != distopo::detail::Rejection::none) state.SkipWithError("rejected");
     }
-    const distopo::DistGraphTopology lists = std::move(inbox).lists();
+    const distopo::DistGraphTopology lists = std::move(inbox).lists(self);
     benchmark::DoNotOptimize(lists.sources.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(ends));
@@ -130,6 +133,62 @@ BENCHMARK(lists_of_runs_bench)
     ->Args({4600000, 4, 4, 0})
     ->Args({2000000, 16, 16, 0})
     ->Args({2000000, 4, 4, 1})
+    ->Unit(benchmark::kMicrosecond);
+
+// What rank 0 receives as the hub of `powerlaw` (R-MAT, graph_families.hpp)
+// on `ranks` ranks, distinct weights: from each rank, the ends of its input
+// that rank 0 stores, as runs by (direction, neighbor), the way the outbox
+// packs them; `ends` gets their number. Its self-loops (edges 0 -> 0) give it
+// one end in each direction.
+std::vector<std::vector<int>> rmat_hub_messages(int ranks, int edges_per_rank, std::size_t& ends) {
+  std::vector<std::vector<int>> messages;
+  ends = 0;
+  const auto groups_per_direction = static_cast<std::size_t>(ranks);
+  for (int sender = 0; sender < ranks; ++sender) {
+    bench::LocalEdges edges = bench::make_family("powerlaw", sender, ranks, edges_per_rank, 1);
+    bench::make_weights_distinct(edges);
+    std::vector<std::vector<int>> groups(2 * groups_per_direction);  // in from g, then out to g
+    std::size_t k = 0;
+    for (int i = 0; i < edges.n(); ++i) {
+      const int source = edges.sources[static_cast<std::size_t>(i)];
+      for (int e = 0; e < edges.degrees[static_cast<std::size_t>(i)]; ++e, ++k) {
+        const int destination = edges.destinations[k];
+        if (source == 0)
+          groups[groups_per_direction + static_cast<std::size_t>(destination)].push_back(edges.weights[k]);
+        if (destination == 0) groups[static_cast<std::size_t>(source)].push_back(edges.weights[k]);
+      }
+    }
+    std::vector<int> message{0};
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      if (groups[g].empty()) continue;
+      ++message[0];
+      const bool out = g >= groups_per_direction;
+      message.push_back(
+          static_cast<int>(distopo::detail::direction_rank(out, static_cast<int>(g % groups_per_direction))));
+      message.push_back(static_cast<int>(groups[g].size()));
+      message.push_back(distopo::detail::kWeightsFollow);
+      ends += groups[g].size();
+    }
+    for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
+    messages.push_back(std::move(message));
+  }
+  return messages;
+}
+
+// The hub's lists, its in-list from itself sorted once for both directions
+// (`self` 1: dist_graph_create's way) or each sorted on its own (0).
+void lists_of_rmat_hub_bench(benchmark::State& state) {
+  const auto ranks = static_cast<int>(state.range(0));
+  std::size_t ends = 0;
+  const std::vector<std::vector<int>> messages = rmat_hub_messages(ranks, static_cast<int>(state.range(1)), ends);
+  time_lists(state, ranks, distopo::detail::MessageKind::runs, messages, ends,
+             state.range(2) != 0 ? 0 : distopo::detail::kNoSelf);
+  state.counters["hub_ends"] = static_cast<double>(ends);
+}
+BENCHMARK(lists_of_rmat_hub_bench)
+    ->Name("distopo_lists_of_rmat_hub")
+    ->ArgNames({"P", "edges_per_rank", "self"})
+    ->ArgsProduct({{4, 16}, {10000, 100000, 1000000}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 
 // A rank's out-list from the n out-ends sent to it as keys (the second

@@ -233,7 +233,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
   // hub sends only once it polls again. Asleep there, the others leave a
   // core to the hub's sort.
   NativeReservation mirror = inbox.take_mirror();
-  DistGraphTopology lists = std::move(inbox).lists(agreement.any_hub());
+  DistGraphTopology lists = std::move(inbox).lists(rank, agreement.any_hub());
   clock.mark("lists");
   if (agreement.any_hub()) {
     MPI_Request barrier = MPI_REQUEST_NULL;

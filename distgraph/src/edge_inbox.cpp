@@ -279,9 +279,9 @@ void EdgeInbox::discard() {
   mirror_ = NativeReservation();
 }
 
-DistGraphTopology EdgeInbox::lists(bool spare_core) && {
+DistGraphTopology EdgeInbox::lists(int self, bool spare_core) && {
   if (mixed()) expand_into_keys();
-  if (pieces_.size() == 0 && !own_) return std::move(*this).lists_of_keys(spare_core);
+  if (pieces_.size() == 0 && !own_) return std::move(*this).lists_of_keys(self, spare_core);
 
   const bool own_assembled = own_ && pieces_in(own_->out());
   if (own_assembled) {
@@ -297,7 +297,7 @@ DistGraphTopology EdgeInbox::lists(bool spare_core) && {
   const std::size_t assembled = assembled_ends();
   const PieceData data{received_.data(), own_ ? own_->weights() : nullptr};
   write_pieces(pieces_.items(), data, weighted_ ? room_.data() : nullptr, weighted_ ? received_.data() : room_.data(),
-               spare_core);
+               self, spare_core);
   if (own_assembled) own_.reset();
   if (weighted_) {
     received_.resize_within(assembled);
@@ -358,9 +358,9 @@ void EdgeInbox::expand_into_keys() {
   received_.release();
 }
 
-DistGraphTopology EdgeInbox::lists_of_keys(bool spare_core) && {
+DistGraphTopology EdgeInbox::lists_of_keys(int self, bool spare_core) && {
   const std::size_t ends = keys_.size();
-  write_keys_in_place(keys_.items(), keys_bits_, room_.data(), weighted_, spare_core);
+  write_keys_in_place(keys_.items(), keys_bits_, room_.data(), weighted_, self, spare_core);
   const std::size_t capacity = keys_.capacity();
   record_.adopt(keys_.take_block(), 2 * capacity);
   record_.shrink_to((weighted_ ? 2 : 1) * ends);

@@ -85,9 +85,10 @@ class EdgeInbox {
   NativeReservation take_mirror() { return std::move(mirror_); }
 
   // The record: each list sorted by (rank, weight). Allocates nothing that
-  // it cannot do without. `spare_core`: another core idles meanwhile
-  // (sort_groups, edge_lists.hpp).
-  DistGraphTopology lists(bool spare_core = false) &&;
+  // it cannot do without. `self`: this rank, whose ends are all here
+  // (kNoSelf: write_pieces, edge_lists.hpp); `spare_core`: another core
+  // idles meanwhile (sort_groups).
+  DistGraphTopology lists(int self = kNoSelf, bool spare_core = false) &&;
 
  private:
   struct Placed {
@@ -109,7 +110,7 @@ class EdgeInbox {
   void reserve_exact_room(std::size_t ends);  // throws std::bad_alloc
   // Mixed ends (single and in runs): all as single ends, in their room.
   void expand_into_keys();
-  DistGraphTopology lists_of_keys(bool spare_core) &&;
+  DistGraphTopology lists_of_keys(int self, bool spare_core) &&;
 
   [[nodiscard]] bool pieces_in(bool out) const { return pieces_per_direction_[out ? 1 : 0] > 0; }
   // Ends whose lists are assembled from pieces (all of a direction that has any).

@@ -111,6 +111,28 @@ bool may_run_on_two_cores() {
   return sched_getaffinity(0, sizeof(allowed), &allowed) == 0 && CPU_COUNT(&allowed) >= 2;
 }
 
+// The groups of write_grouped_keys that hold the in-list from `self` and the
+// out-list to it, where both are there with as many ends (kNoSelf).
+struct SelfGroups {
+  std::size_t in;
+  std::size_t out;
+};
+std::optional<SelfGroups> self_groups_of(int self, const VaryingBits& group_of, std::span<const std::uint32_t> starts) {
+  if (self == kNoSelf) return std::nullopt;
+  const std::size_t groups = starts.size() - 1;
+  const auto group = [&](EdgeDirection direction) -> std::optional<std::size_t> {
+    const EdgeKey key = pack_edge(direction, self, 0);
+    const std::uint64_t g = group_of.pack(key);
+    // A rank that no key names may pack to another rank's group.
+    if (g >= groups || group_of.unpack(g) != key || starts[g + 1] == starts[g]) return std::nullopt;
+    return static_cast<std::size_t>(g);
+  };
+  const std::optional<std::size_t> in = group(EdgeDirection::in);
+  const std::optional<std::size_t> out = group(EdgeDirection::out);
+  if (!in || !out || starts[*in + 1] - starts[*in] != starts[*out + 1] - starts[*out]) return std::nullopt;
+  return SelfGroups{*in, *out};
+}
+
 // The groups taken in turn by this thread and one more, each with counters
 // of its own. False, having sorted nothing, without memory or a thread.
 bool sort_on_two_threads(std::size_t groups, std::size_t per_thread,
@@ -149,23 +171,34 @@ void sort_weights(int* weights, int* scratch, std::size_t n, std::uint32_t any, 
                 counts);
 }
 
-void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, bool spare_core) {
+void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, int self, bool spare_core) {
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) {
     return a.direction_rank != b.direction_rank ? a.direction_rank < b.direction_rank : a.weight < b.weight;
   });
   // Every group's weights go to `weights` before anything is written to
   // `ranks`, which may hold the pieces' weights. Group g then takes the place
   // of piece g (read already: a group has one piece at least), its offset
-  // the group's first position.
+  // the group's first position. In-lists come first: the out-list to `self`
+  // finds the in-list from it gathered, and is made its copy after the sorts
+  // (kNoSelf).
+  const bool known_self = self != kNoSelf;
   std::size_t groups = 0;
   std::size_t first = 0;
+  std::optional<std::size_t> in_from_self;
+  std::optional<std::size_t> out_to_self;
   const auto neighbor = [pieces](std::size_t i) { return pieces[i].direction_rank; };
   for_each_equal_run(0, pieces.size(), neighbor, [&](std::size_t i, std::size_t j) {
-    Piece group{pieces[i].direction_rank, 0, kWeightsFollow, false, true, 0, 0, 0};
+    const std::uint32_t key = pieces[i].direction_rank;
+    Piece group{key, 0, kWeightsFollow, false, true, 0, 0, 0};
+    for (std::size_t k = i; k < j; ++k) group.count += pieces[k].count;
     if (weights != nullptr) {
-      group = gather(pieces.subspan(i, j - i), data, weights + first);
-    } else {
-      for (std::size_t k = i; k < j; ++k) group.count += pieces[k].count;
+      if (known_self && key == direction_rank(true, self) && in_from_self &&
+          pieces[*in_from_self].count == group.count) {
+        out_to_self = groups;  // `sorted`: no sort of its own
+      } else {
+        group = gather(pieces.subspan(i, j - i), data, weights + first);
+        if (known_self && key == direction_rank(false, self)) in_from_self = groups;
+      }
     }
     group.offset = first;
     first += group.count;
@@ -185,6 +218,10 @@ void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ra
                        counters);
         },
         spare_core);
+    if (out_to_self) {
+      const Piece& from = pieces[*in_from_self];
+      std::memcpy(weights + pieces[*out_to_self].offset, weights + from.offset, from.count * sizeof(int));
+    }
   }
   for (const Piece& group : pieces.first(groups)) {
     std::fill_n(ranks + group.offset, group.count, rank_of(group.direction_rank));
@@ -224,7 +261,7 @@ void sort_groups(std::size_t groups, std::size_t largest,
   for (std::size_t g = 0; g < groups; ++g) sort(g, counters.empty() ? nullptr : counters.data());
 }
 
-bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool spare_core) {
+bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, int self, bool spare_core) {
   const std::size_t n = keys.size();
   // Packed (direction, rank) bits number the groups in list order.
   const VaryingBits group_of(bits.all() & ~kEdgeWeightBits, (bits.any() ^ bits.all()) & ~kEdgeWeightBits);
@@ -246,6 +283,7 @@ bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room,
   }
   std::copy_n(starts.begin(), groups, next.begin());
   for (const EdgeKey key : keys) room[next[group_of.pack(key)]++] = edge_weight(key);
+  const std::optional<SelfGroups> self_groups = self_groups_of(self, group_of, starts);
 
   // The keys are read: their memory is the sorts' scratch, then the lists.
   auto* const lists = reinterpret_cast<int*>(keys.data());
@@ -254,9 +292,13 @@ bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room,
   sort_groups(
       groups, largest,
       [&](std::size_t g, std::uint32_t* counters) {
+        if (self_groups && g == self_groups->out) return;  // copied below
         sort_weights(room + starts[g], lists + starts[g], starts[g + 1] - starts[g], any, all, counters);
       },
       spare_core);
+  if (self_groups) {
+    std::copy(room + starts[self_groups->in], room + starts[self_groups->in + 1], room + starts[self_groups->out]);
+  }
   for (std::size_t g = 0; g < groups; ++g) {
     std::fill(lists + starts[g], lists + starts[g + 1], edge_rank(group_of.unpack(g)));
   }
@@ -264,12 +306,13 @@ bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room,
   return true;
 }
 
-void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted, bool spare_core) {
+void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted, int self,
+                         bool spare_core) {
   auto* const lists = reinterpret_cast<int*>(keys.data());
   ListWriter writer(lists, keys.size(), weighted);
   // Counting reads every key before the first value is written.
   if (for_each_counted_key(keys, bits, [&](EdgeKey key, std::size_t count) { writer.append(key, count); })) return;
-  if (weighted && keys.size() > kComparisonSortLimit && write_grouped_keys(keys, bits, room, spare_core)) return;
+  if (weighted && keys.size() > kComparisonSortLimit && write_grouped_keys(keys, bits, room, self, spare_core)) return;
   sort_keys(keys);
   lists_in_place(keys, weighted ? room : nullptr);
 }

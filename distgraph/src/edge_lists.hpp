@@ -37,14 +37,22 @@ struct PieceData {
   const int* own_weights;
 };
 
+// The rank whose lists are written, where the ends are all of its ends
+// (kNoSelf otherwise: parts of lists, tests): its in-list from itself and
+// its out-list to itself hold the same weights, each self-loop giving one end
+// to each, so the writers below sort one and copy it to the other (most of a
+// hub's ends where graphs concentrate on it, as R-MAT's do on rank 0).
+inline constexpr int kNoSelf = -1;
+
 // The lists of every direction that has pieces, from `pieces` (all of them,
 // any order; reordered here): in-lists first, then out-lists, each by (rank,
 // weight). Weighted: the weights are written to `weights` and the ranks to
 // `ranks`, which may be `data.received` (read before it is written: it is
 // scratch for the sort, then the ranks); both hold the pieces' ends in all.
 // Unweighted (`weights` null): only the ranks. Allocates nothing that it
-// cannot do without. `spare_core`: as sort_groups.
-void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, bool spare_core = false);
+// cannot do without. `self`: above; `spare_core`: as sort_groups.
+void write_pieces(std::span<Piece> pieces, PieceData data, int* weights, int* ranks, int self = kNoSelf,
+                  bool spare_core = false);
 
 // Sorts `n` weights that use only the bits of `any` (all having those of
 // `all`) ascending, with `scratch` (n ints) beside them and `counts`
@@ -69,8 +77,8 @@ void sort_groups(std::size_t groups, std::size_t largest,
 // `room` (one int per key, or null unweighted). `bits` must have seen every
 // key. Few distinct keys are counted; weighted keys of few (direction, rank)
 // groups are grouped (write_grouped_keys); others are sorted whole, then
-// rewritten in place. `spare_core`: as sort_groups.
-void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted,
+// rewritten in place. `self`: as write_pieces; `spare_core`: as sort_groups.
+void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool weighted, int self = kNoSelf,
                          bool spare_core = false);
 
 // Weighted keys grouped by (direction, rank) in one counting pass, their
@@ -82,6 +90,7 @@ void write_keys_in_place(std::span<EdgeKey> keys, const KeyBits& bits, int* room
 // per group) or there is no memory for them.
 inline constexpr unsigned kMaxGroupBits = 16;
 inline constexpr std::size_t kEndsPerGroupCounter = 8;
-bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, bool spare_core = false);
+bool write_grouped_keys(std::span<EdgeKey> keys, const KeyBits& bits, int* room, int self = kNoSelf,
+                        bool spare_core = false);
 
 }  // namespace distopo::detail

@@ -211,6 +211,88 @@ TEST_F(EdgeLists, GroupedKeysWriteSortedListsOverTheKeys) {
   }
 }
 
+// A rank's self-loops give it one in-end from itself and one out-end to
+// itself each: given `self`, the writers sort the in-list from self once and
+// copy it to the out-list. Whatever form the ends come in, the lists match
+// those written without `self`; where the two lists cannot be copies (one
+// missing, lengths apart, a rank no key names) each is sorted on its own.
+TEST_F(EdgeLists, SelfLoopsSortedOnceForBothDirections) {
+  std::mt19937_64 random(41);
+  // `loops` self-loops of rank `self`, shuffled apart in each direction,
+  // beside `others` ends of the ranks in `ranks` (never `self`).
+  const auto graph_ends = [&](int self, std::size_t loops, std::size_t others, std::vector<int> ranks) {
+    std::vector<End> ends;
+    for (std::size_t i = 0; i < loops; ++i) {
+      const auto weight = static_cast<int>(random() % (1U << 30));
+      ends.push_back({false, self, weight});
+      ends.push_back({true, self, weight});
+    }
+    for (std::size_t i = 0; i < others; ++i) {
+      ends.push_back({random() % 2 == 1, ranks[random() % ranks.size()], static_cast<int>(random() % (1U << 30))});
+    }
+    std::shuffle(ends.begin(), ends.end(), random);
+    return ends;
+  };
+  struct Case {
+    std::vector<End> ends;
+    int self;
+    const char* what;
+  };
+  std::vector<End> apart = graph_ends(3, 0, 6000, {0, 1, 6});
+  for (int i = 0; i < 300; ++i) apart.push_back({false, 3, i});
+  for (int i = 0; i < 301; ++i) apart.push_back({true, 3, i});
+  std::vector<End> one_way = graph_ends(3, 0, 6000, {0, 1, 6});
+  for (int i = 0; i < 300; ++i) one_way.push_back({false, 3, 7 * i});
+  const std::vector<Case> cases = {
+      {graph_ends(3, 20000, 20000, {0, 1, 2, 4, 7}), 3, "a hub's self-loops beside other ends"},
+      {graph_ends(0, 2000, 100, {1}), 0, "rank 0, nearly all self-loops"},
+      {graph_ends(2, 100, 8000, {0, 1, 3}), 2, "few self-loops"},
+      {apart, 3, "lists to and from self of different lengths"},
+      {one_way, 3, "an in-list from self only"},
+      {graph_ends(5, 0, 9000, {4, 6}), 5, "self named by no end (packs to rank 4's group)"},
+  };
+  for (const Case& c : cases) {
+    for (const bool runs : {true, false}) {
+      const std::string what = std::string(c.what) + (runs ? ", runs" : ", single ends");
+      EdgeInbox inbox(kSize, true, false);
+      inbox.prepare();
+      if (runs) {
+        int source = 0;
+        for (const std::vector<SentRun>& message : as_runs(c.ends, 3, 4)) {
+          ASSERT_EQ(deliver(inbox, source++, MessageKind::runs, runs_message(message)), Rejection::none) << what;
+        }
+      } else {
+        ASSERT_EQ(deliver(inbox, 0, MessageKind::keys, keys_message(c.ends)), Rejection::none) << what;
+      }
+      expect_lists(std::move(inbox).lists(c.self), c.ends, true, what);
+    }
+  }
+  // The copy is what happens: where the two lists of rank `self` hold
+  // different weights (no graph gives them), the out-list is the in-list.
+  std::vector<End> unlike = graph_ends(1, 0, 6000, {0, 2});
+  for (int i = 0; i < 500; ++i) {
+    unlike.push_back({false, 1, 2 * i});
+    unlike.push_back({true, 1, 2 * i + 1});
+  }
+  for (const bool runs : {true, false}) {
+    EdgeInbox inbox(kSize, true, false);
+    inbox.prepare();
+    const std::vector<int> message = runs ? runs_message(as_runs(unlike, 2, 1).front()) : keys_message(unlike);
+    ASSERT_EQ(deliver(inbox, 0, runs ? MessageKind::runs : MessageKind::keys, message), Rejection::none);
+    const distopo::DistGraphTopology lists = std::move(inbox).lists(1);
+    std::vector<int> in_from_self;
+    std::vector<int> out_to_self;
+    for (std::size_t i = 0; i < lists.sources.size(); ++i) {
+      if (lists.sources[i] == 1) in_from_self.push_back(lists.source_weights[i]);
+    }
+    for (std::size_t i = 0; i < lists.destinations.size(); ++i) {
+      if (lists.destinations[i] == 1) out_to_self.push_back(lists.destination_weights[i]);
+    }
+    EXPECT_EQ(in_from_self.size(), 500U) << (runs ? "runs" : "single ends");
+    EXPECT_EQ(out_to_self, in_from_self) << (runs ? "runs" : "single ends");
+  }
+}
+
 TEST_F(EdgeLists, RunsInEveryShape) {
   std::mt19937_64 random(7);
   for (const bool weighted : {true, false}) {
