@@ -138,8 +138,8 @@ BENCHMARK(lists_of_runs_bench)
 // What rank 0 receives as the hub of `powerlaw` (R-MAT, graph_families.hpp)
 // on `ranks` ranks, distinct weights: from each rank, the ends of its input
 // that rank 0 stores, as runs by (direction, neighbor), the way the outbox
-// packs them; `ends` gets their number. Its self-loops (edges 0 -> 0) come
-// as loop runs, their weights once for both directions.
+// packs them; `ends` gets their number. Its self-loops (edges 0 -> 0) give it
+// one end in each direction.
 std::vector<std::vector<int>> rmat_hub_messages(int ranks, int edges_per_rank, std::size_t& ends) {
   std::vector<std::vector<int>> messages;
   ends = 0;
@@ -155,7 +155,7 @@ std::vector<std::vector<int>> rmat_hub_messages(int ranks, int edges_per_rank, s
         const int destination = edges.destinations[k];
         if (source == 0)
           groups[groups_per_direction + static_cast<std::size_t>(destination)].push_back(edges.weights[k]);
-        if (destination == 0 && source != 0) groups[static_cast<std::size_t>(source)].push_back(edges.weights[k]);
+        if (destination == 0) groups[static_cast<std::size_t>(source)].push_back(edges.weights[k]);
       }
     }
     std::vector<int> message{0};
@@ -165,10 +165,9 @@ std::vector<std::vector<int>> rmat_hub_messages(int ranks, int edges_per_rank, s
       const bool out = g >= groups_per_direction;
       message.push_back(
           static_cast<int>(distopo::detail::direction_rank(out, static_cast<int>(g % groups_per_direction))));
-      const bool loops = g == groups_per_direction;  // out to rank 0 itself
       message.push_back(static_cast<int>(groups[g].size()));
-      message.push_back(loops ? distopo::detail::kLoopWeightsFollow : distopo::detail::kWeightsFollow);
-      ends += (loops ? 2 : 1) * groups[g].size();
+      message.push_back(distopo::detail::kWeightsFollow);
+      ends += groups[g].size();
     }
     for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
     messages.push_back(std::move(message));

@@ -140,9 +140,7 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
   for (int r = 0; r < runs; ++r) {
     const RunHeader run =
         read_run_header(received_.data() + message.offset + 1 + static_cast<std::size_t>(r) * kRunHeaderInts);
-    const bool loops = run.weight == kLoopWeightsFollow;
-    if (run.count < 0 || rank_of(run.direction_rank) >= size_ || run.weight < kLoopWeightsFollow ||
-        (loops && !is_out(run.direction_rank))) {
+    if (run.count < 0 || rank_of(run.direction_rank) >= size_ || run.weight < kWeightsFollow) {
       return Rejection::malformed;
     }
     const auto count = static_cast<std::size_t>(run.count);
@@ -151,13 +149,7 @@ Rejection EdgeInbox::accept_runs(const Placed& message) {
       rejection = add_piece(uniform_piece(run.direction_rank, count, run.weight));
     } else {
       if (count > end - weights_at) return Rejection::malformed;
-      Piece piece = stored_piece(run.direction_rank, received_.data() + weights_at, count, weights_at, false);
-      rejection = add_piece(piece);
-      if (loops && rejection == Rejection::none) {
-        // The same weights, as the in-ends from this rank.
-        piece.direction_rank = direction_rank(false, rank_of(run.direction_rank));
-        rejection = add_piece(piece);
-      }
+      rejection = add_piece(stored_piece(run.direction_rank, received_.data() + weights_at, count, weights_at, false));
       weights_at += count;
     }
     if (rejection != Rejection::none) return rejection;

@@ -175,9 +175,7 @@ class EdgeOutbox {
 
 // A table of (owner, direction, neighbor) over the ranks named, [low, low +
 // R): entry ((owner - low) * 2 + out) * R + neighbor - low. Counted in one
-// pass over the edges, filled in another; one message per owner. Weighted,
-// a self-loop's weight goes once, in its owner's loop run (the out-entry to
-// itself; end_messages.hpp): the owner stores it as both of its ends.
+// pass over the edges, filled in another; one message per owner.
 template <class Input>
 bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, const InputExtent& extent,
                                   EdgeInbox& inbox) {
@@ -196,7 +194,7 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
   input.for_each_source([&](int source, std::span<const int> destinations, const int*) {
     for (const int destination : destinations) {
       ++counts[entry(source, true, destination)];
-      if (!weighted || destination != source) ++counts[entry(destination, false, source)];
+      ++counts[entry(destination, false, source)];
     }
   });
   // Each owner's message: [R, R headers, weights].
@@ -239,11 +237,8 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
       const std::size_t within = e - owner * 2 * ranks;
       const bool out = within >= ranks;
       const int neighbor = low + static_cast<int>(within % ranks);
-      const bool loops = weighted && out && neighbor == low + static_cast<int>(owner);
-      write_run_header(header, {direction_rank(out, neighbor), static_cast<std::int32_t>(counts[e]),
-                                loops      ? kLoopWeightsFollow
-                                : weighted ? kWeightsFollow
-                                           : 0});
+      write_run_header(
+          header, {direction_rank(out, neighbor), static_cast<std::int32_t>(counts[e]), weighted ? kWeightsFollow : 0});
       header += kRunHeaderInts;
       ++runs;
     }
@@ -259,7 +254,7 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
     input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
       for (std::size_t k = 0; k < destinations.size(); ++k) {
         *cursor[entry(source, true, destinations[k])]++ = weights[k];
-        if (destinations[k] != source) *cursor[entry(destinations[k], false, source)]++ = weights[k];
+        *cursor[entry(destinations[k], false, source)]++ = weights[k];
       }
     });
   }

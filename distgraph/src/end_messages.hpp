@@ -9,10 +9,7 @@
 //   three ints, the weights of the runs that carry them, in header order].
 //   A run of ends that all have the same weight (a tally of repeated ends,
 //   or any run of an unweighted graph) carries its weight in its header and
-//   no weights after it. A loop run (weight kLoopWeightsFollow, direction
-//   out, neighbor the receiver) carries the weights of the receiver's
-//   self-loops once: each is one out-end to the receiver and one in-end
-//   from it.
+//   no weights after it.
 // - in_run_from_sender / out_run_from_sender: ends that all have the
 //   sender as neighbor, in that direction, with their weights in ascending
 //   order (unweighted: one int, the number of ends). What a rank that gives
@@ -36,7 +33,7 @@ enum class MessageKind : int {
 inline constexpr int kMessageKinds = 5;
 
 // One run of a runs message: direction (bit 31: out) and neighbor rank,
-// count of ends, and their common weight, kWeightsFollow or kLoopWeightsFollow.
+// count of ends, and their common weight or kWeightsFollow.
 struct RunHeader {
   std::uint32_t direction_rank;
   std::int32_t count;
@@ -44,7 +41,6 @@ struct RunHeader {
 };
 inline constexpr int kRunHeaderInts = 3;
 inline constexpr std::int32_t kWeightsFollow = -1;
-inline constexpr std::int32_t kLoopWeightsFollow = -2;
 inline constexpr std::uint32_t kOutBit = std::uint32_t{1} << 31;
 
 inline constexpr std::uint32_t direction_rank(bool out, int rank) {

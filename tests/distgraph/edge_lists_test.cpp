@@ -267,31 +267,6 @@ TEST_F(EdgeLists, SelfLoopsSortedOnceForBothDirections) {
       expect_lists(std::move(inbox).lists(c.self), c.ends, true, what);
     }
   }
-  // A loop run (end_messages.hpp) carries each self-loop's weight once, for
-  // both ends; beside runs of the same lists from other senders.
-  {
-    const std::vector<End> ends = graph_ends(2, 3000, 5000, {0, 1, 3});
-    std::vector<int> loop_weights;
-    std::vector<End> others;
-    for (const End& end : ends) {
-      if (end.rank != 2) others.push_back(end);
-      if (end.rank == 2 && end.out) loop_weights.push_back(end.weight);
-    }
-    for (const int self : {2, distopo::detail::kNoSelf}) {
-      EdgeInbox inbox(kSize, true, false);
-      inbox.prepare();
-      std::vector<int> loops{1, static_cast<int>(distopo::detail::direction_rank(true, 2)),
-                             static_cast<int>(loop_weights.size() / 2), distopo::detail::kLoopWeightsFollow};
-      loops.insert(loops.end(), loop_weights.begin(), loop_weights.begin() + loops[2]);
-      ASSERT_EQ(deliver(inbox, 0, MessageKind::runs, loops), Rejection::none);
-      std::vector<int> more{1, static_cast<int>(distopo::detail::direction_rank(true, 2)),
-                            static_cast<int>(loop_weights.size()) - loops[2], distopo::detail::kLoopWeightsFollow};
-      more.insert(more.end(), loop_weights.begin() + loops[2], loop_weights.end());
-      ASSERT_EQ(deliver(inbox, 1, MessageKind::runs, more), Rejection::none);
-      ASSERT_EQ(deliver(inbox, 3, MessageKind::runs, runs_message(as_runs(others, 2, 1).front())), Rejection::none);
-      expect_lists(std::move(inbox).lists(self), ends, true, "loop runs");
-    }
-  }
   // The copy is what happens: where the two lists of rank `self` hold
   // different weights (no graph gives them), the out-list is the in-list.
   std::vector<End> unlike = graph_ends(1, 0, 6000, {0, 2});
@@ -516,16 +491,6 @@ TEST_F(EdgeLists, RejectedMessagesLeaveTheRestIntact) {
   trailing.push_back(6);
   EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, trailing), Rejection::malformed) << "ints after the last weight";
   EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, run_header(0, -1, 1)), Rejection::malformed) << "negative count";
-  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, {1, 0, 1, distopo::detail::kLoopWeightsFollow, 7}),
-            Rejection::malformed)
-      << "a loop run of in-ends";
-  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs,
-                    run_header(distopo::detail::direction_rank(true, 3), 2, distopo::detail::kLoopWeightsFollow)),
-            Rejection::malformed)
-      << "a loop run's weights beyond the message";
-  EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, {1, 0, 1, distopo::detail::kLoopWeightsFollow - 1, 7}),
-            Rejection::malformed)
-      << "a weight below every marker";
   EXPECT_EQ(deliver(inbox, 1, MessageKind::runs, {}), Rejection::malformed) << "empty";
   EXPECT_EQ(deliver(inbox, 1, MessageKind::keys, {1, 2, 3}), Rejection::malformed) << "half a key";
   EXPECT_EQ(deliver(inbox, 1, MessageKind::keys, keys_message({{true, 100, 1}})), Rejection::malformed)

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <random>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 #include "edge_inbox.hpp"
@@ -206,91 +205,6 @@ TEST_F(EdgeOutboxTest, SecondRoundSendsEachDestinationItsRunInOrder) {
     EXPECT_EQ(lists.destinations[i], expected[i].first);
     EXPECT_EQ(lists.destination_weights[i], expected[i].second);
   }
-}
-
-// Edges among few ranks go as runs by (owner, direction, neighbor); a
-// self-loop's weight goes once, in its owner's loop run (out to itself),
-// and the owner stores it as both of its ends. Each owner, given its
-// messages as the exchange would (its own from this rank), writes the lists
-// the edges give it, whether or not it copies one self-list to the other.
-TEST_F(EdgeOutboxTest, RunsCarryASelfLoopsWeightOnce) {
-  constexpr int self = 1;
-  constexpr int ranks = 4;
-  std::mt19937 random(5);
-  std::vector<int> sources;
-  std::vector<int> destinations;
-  std::vector<int> weights;
-  for (int i = 0; i < 5000; ++i) {
-    sources.push_back(static_cast<int>(random() % ranks));
-    // Every third edge a self-loop, as in R-MAT's hub.
-    destinations.push_back(i % 3 == 0 ? sources.back() : static_cast<int>(random() % ranks));
-    weights.push_back(static_cast<int>(random() % (1U << 30)));
-  }
-  const std::vector<int> degrees(sources.size(), 1);
-  const ArrayEdges input(static_cast<int>(sources.size()), sources.data(), degrees.data(), destinations.data(),
-                         weights.data(), true);
-  InputExtent extent;
-  ASSERT_FALSE(input.validate(self, kSize, extent).has_value());
-  EdgeInbox own(kSize, true, false);
-  own.prepare();
-  const EdgeOutbox outbox(self, true, input, extent, own);
-  ASSERT_EQ(outbox.own_verdict(), distopo::detail::Rejection::none);
-
-  // The lists of `owner`: its in-ends, then its out-ends, as (rank, weight).
-  const auto expect_lists = [&](const distopo::DistGraphTopology& lists, int owner) {
-    std::vector<std::pair<int, int>> in;
-    std::vector<std::pair<int, int>> out;
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-      if (sources[i] == owner) out.emplace_back(destinations[i], weights[i]);
-      if (destinations[i] == owner) in.emplace_back(sources[i], weights[i]);
-    }
-    std::sort(in.begin(), in.end());
-    std::sort(out.begin(), out.end());
-    std::vector<std::pair<int, int>> got_in;
-    std::vector<std::pair<int, int>> got_out;
-    for (std::size_t i = 0; i < lists.sources.size(); ++i)
-      got_in.emplace_back(lists.sources[i], lists.source_weights[i]);
-    for (std::size_t i = 0; i < lists.destinations.size(); ++i) {
-      got_out.emplace_back(lists.destinations[i], lists.destination_weights[i]);
-    }
-    EXPECT_EQ(got_in, in) << "owner " << owner;
-    EXPECT_EQ(got_out, out) << "owner " << owner;
-  };
-  for (const bool copy_self_list : {true, false}) {
-    for (int owner = 0; owner < ranks; ++owner) {
-      if (owner == self) continue;  // its own ends went to `own`, below
-      std::size_t loops = 0;
-      for (std::size_t i = 0; i < sources.size(); ++i) {
-        loops += static_cast<std::size_t>(sources[i] == owner && destinations[i] == owner);
-      }
-      const auto message = std::find_if(outbox.messages().begin(), outbox.messages().end(),
-                                        [&](const auto& m) { return m.destination == owner; });
-      ASSERT_NE(message, outbox.messages().end()) << owner;
-      ASSERT_EQ(message->kind, static_cast<int>(MessageKind::runs));
-      // The headers: a loop run to the owner with every self-loop once, no
-      // in-run from it.
-      const int runs = message->payload[0];
-      bool loop_run = false;
-      for (int r = 0; r < runs; ++r) {
-        const distopo::detail::RunHeader header =
-            distopo::detail::read_run_header(message->payload.data() + 1 + r * distopo::detail::kRunHeaderInts);
-        EXPECT_NE(header.direction_rank, distopo::detail::direction_rank(false, owner)) << owner;
-        if (header.weight == distopo::detail::kLoopWeightsFollow) {
-          EXPECT_EQ(header.direction_rank, distopo::detail::direction_rank(true, owner)) << owner;
-          EXPECT_EQ(static_cast<std::size_t>(header.count), loops) << owner;
-          loop_run = true;
-        }
-      }
-      EXPECT_TRUE(loop_run) << owner;
-      EdgeInbox inbox(kSize, true, false);
-      inbox.prepare();
-      int* at = inbox.place(self, MessageKind::runs, static_cast<int>(message->payload.size()));
-      std::copy(message->payload.begin(), message->payload.end(), at);
-      ASSERT_EQ(inbox.accept(), distopo::detail::Rejection::none);
-      expect_lists(std::move(inbox).lists(copy_self_list ? owner : distopo::detail::kNoSelf), owner);
-    }
-  }
-  expect_lists(std::move(own).lists(self), self);  // self-loops included
 }
 
 // The second round's out-list sorted in the memory the keys arrived in
