@@ -67,6 +67,22 @@ BENCHMARK(own_sort_bench)
     ->ArgsProduct({{10000, 1000000}, {4, 16}})
     ->Unit(benchmark::kMicrosecond);
 
+// A runs message (end_messages.hpp) of one sender: `groups` holds the
+// weights of the in-ends from rank g at g < ranks, of the out-ends to rank
+// g - ranks after them; empty groups send no run.
+std::vector<int> runs_message(const std::vector<std::vector<int>>& groups, std::size_t ranks) {
+  std::vector<int> message{0};
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].empty()) continue;
+    ++message[0];
+    message.push_back(static_cast<int>(distopo::detail::direction_rank(g >= ranks, static_cast<int>(g % ranks))));
+    message.push_back(static_cast<int>(groups[g].size()));
+    message.push_back(distopo::detail::kWeightsFollow);
+  }
+  for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
+  return message;
+}
+
 // The messages a rank receives: n ends spread over 2P groups.
 std::vector<std::vector<int>> runs_messages(std::size_t n, int ranks, int senders, bool sorted_from_neighbor) {
   std::vector<std::vector<std::vector<int>>> weights(  // [sender][group]
@@ -80,19 +96,10 @@ std::vector<std::vector<int>> runs_messages(std::size_t n, int ranks, int sender
   }
   std::vector<std::vector<int>> messages;
   for (auto& groups : weights) {
-    std::vector<int> message{0};
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].empty()) continue;
-      if (sorted_from_neighbor) std::sort(groups[g].begin(), groups[g].end());
-      ++message[0];
-      const bool out = g >= static_cast<std::size_t>(ranks);
-      message.push_back(static_cast<int>(
-          distopo::detail::direction_rank(out, static_cast<int>(g % static_cast<std::size_t>(ranks)))));
-      message.push_back(static_cast<int>(groups[g].size()));
-      message.push_back(distopo::detail::kWeightsFollow);
+    if (sorted_from_neighbor) {
+      for (std::vector<int>& group : groups) std::sort(group.begin(), group.end());
     }
-    for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
-    messages.push_back(std::move(message));
+    messages.push_back(runs_message(groups, static_cast<std::size_t>(ranks)));
   }
   return messages;
 }
@@ -158,19 +165,8 @@ std::vector<std::vector<int>> rmat_hub_messages(int ranks, int edges_per_rank, s
         if (destination == 0) groups[static_cast<std::size_t>(source)].push_back(edges.weights[k]);
       }
     }
-    std::vector<int> message{0};
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].empty()) continue;
-      ++message[0];
-      const bool out = g >= groups_per_direction;
-      message.push_back(
-          static_cast<int>(distopo::detail::direction_rank(out, static_cast<int>(g % groups_per_direction))));
-      message.push_back(static_cast<int>(groups[g].size()));
-      message.push_back(distopo::detail::kWeightsFollow);
-      ends += groups[g].size();
-    }
-    for (const std::vector<int>& group : groups) message.insert(message.end(), group.begin(), group.end());
-    messages.push_back(std::move(message));
+    for (const std::vector<int>& group : groups) ends += group.size();
+    messages.push_back(runs_message(groups, groups_per_direction));
   }
   return messages;
 }
