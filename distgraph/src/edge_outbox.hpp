@@ -6,8 +6,9 @@
 //   sorted once (own_edges.hpp); the list is this rank's, and each neighbor
 //   gets its slice of it, in order (runs of one weight where weights repeat);
 // - repeated edges: each distinct one once, with its count (end_tally.hpp);
-// - edges among few ranks: runs by (owner, direction, neighbor), counted in
-//   a table over the ranks named and filled in one more pass;
+// - edges among few ranks: runs by (owner, direction, neighbor), counted by
+//   (source, destination) in a table over the ranks named and filled in one
+//   more pass;
 // - otherwise: single ends as keys, by owner (peer_buckets.hpp);
 // - or, for a large scattered input of long source entries (or where the
 //   caller asks): only the out-ends, each to its source, which sorts its list
@@ -76,9 +77,9 @@ class EdgeOutbox {
   static std::size_t tally_probe(std::int64_t edges) {
     return std::clamp<std::size_t>(static_cast<std::size_t>(edges / 16), 256, EndTally::kProbeEdges);
   }
-  // Runs by (owner, direction, neighbor) when their table has at most this
-  // many entries and at most one per four ends: counters stay in the cache,
-  // and runs average enough ends to outweigh their headers.
+  // Runs by (owner, direction, neighbor) when there can be at most this many
+  // (two per pair of ranks) and at most one per four ends: counters stay in
+  // the cache, and runs average enough ends to outweigh their headers.
   static constexpr std::size_t kMaxRunTable = std::size_t{1} << 16;
   static constexpr std::size_t kEndsPerRunEntry = 4;
 
@@ -173,42 +174,46 @@ class EdgeOutbox {
   bool went_by_source_ = false;
 };
 
-// A table of (owner, direction, neighbor) over the ranks named, [low, low +
-// R): entry ((owner - low) * 2 + out) * R + neighbor - low. Counted in one
-// pass over the edges, filled in another; one message per owner.
+// A table of (source, destination) pairs over the ranks named, [low, low +
+// R): entry (source - low) * R + destination - low. A pair's edges make a run
+// of out-ends for the source's owner and a run of in-ends for the
+// destination's, of one length and, in input order, the same weights: the
+// pairs are counted in one pass, the out-runs filled in another, and each
+// in-run copied from its out-run. One message per owner: [runs, headers
+// by (direction, neighbor), weights in the headers' order].
 template <class Input>
 bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, const InputExtent& extent,
                                   EdgeInbox& inbox) {
   const std::size_t ranks = extent.ranks->size();
-  const std::size_t entries = 2 * ranks * ranks;
-  if (ranks > kMaxRunTable || entries > kMaxRunTable ||
-      entries * kEndsPerRunEntry > 2 * static_cast<std::size_t>(extent.edges)) {
+  const std::size_t pairs = ranks * ranks;
+  if (ranks > kMaxRunTable || 2 * pairs > kMaxRunTable ||
+      2 * pairs * kEndsPerRunEntry > 2 * static_cast<std::size_t>(extent.edges)) {
     return false;
   }
   const int low = extent.ranks->low;
-  const auto entry = [=](int owner, bool out, int neighbor) {
-    return (static_cast<std::size_t>(owner - low) * 2 + (out ? 1 : 0)) * ranks +
-           static_cast<std::size_t>(neighbor - low);
-  };
-  std::vector<std::uint32_t> counts(entries, 0);
+  const auto index = [=](int rank) { return static_cast<std::size_t>(rank - low); };
+  std::vector<std::uint32_t> counts(pairs, 0);
   input.for_each_source([&](int source, std::span<const int> destinations, const int*) {
-    for (const int destination : destinations) {
-      ++counts[entry(source, true, destination)];
-      ++counts[entry(destination, false, source)];
-    }
+    std::uint32_t* const row = counts.data() + index(source) * ranks;
+    for (const int destination : destinations) ++row[index(destination)];
   });
-  // Each owner's message: [R, R headers, weights].
+  // The runs of `owner` by (direction, neighbor): in-runs (pair neighbor ->
+  // owner), then out-runs (pair owner -> neighbor).
+  const auto pair_of_run = [=](std::size_t owner, std::size_t within) {
+    return within < ranks ? within * ranks + owner : owner * ranks + within - ranks;
+  };
   std::vector<std::size_t> message_ints(ranks, 0);
   for (std::size_t owner = 0; owner < ranks; ++owner) {
     std::size_t runs = 0;
     std::size_t ends = 0;
-    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
-      runs += static_cast<std::size_t>(counts[e] > 0);
-      ends += counts[e];
+    for (std::size_t within = 0; within < 2 * ranks; ++within) {
+      const std::uint32_t count = counts[pair_of_run(owner, within)];
+      runs += static_cast<std::size_t>(count > 0);
+      ends += count;
     }
     if (runs > 0) message_ints[owner] = 1 + kRunHeaderInts * runs + (weighted ? ends : 0);
   }
-  const std::size_t self_index = static_cast<std::size_t>(self - low);
+  const std::size_t self_index = index(self);
   std::size_t peer_ints = 0;
   for (std::size_t owner = 0; owner < ranks; ++owner) {
     if (owner == self_index) continue;
@@ -220,8 +225,9 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
   int* const own = self_index < ranks && message_ints[self_index] > 0
                        ? inbox.place(self, MessageKind::runs, static_cast<int>(message_ints[self_index]))
                        : nullptr;
-  // Headers now; where each entry's weights go, for the fill.
-  std::vector<int*> cursor(weighted ? entries : 0, nullptr);
+  // Headers now; per pair, where its out-run's and its in-run's weights go.
+  std::vector<int*> out_run(weighted ? pairs : 0, nullptr);
+  std::vector<int*> in_run(weighted ? pairs : 0, nullptr);
   std::size_t next = 0;
   for (std::size_t owner = 0; owner < ranks; ++owner) {
     if (message_ints[owner] == 0) continue;
@@ -232,31 +238,34 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
     }
     int runs = 0;
     int* header = message + 1;
-    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
-      if (counts[e] == 0) continue;
-      const std::size_t within = e - owner * 2 * ranks;
+    for (std::size_t within = 0; within < 2 * ranks; ++within) {
+      const std::uint32_t count = counts[pair_of_run(owner, within)];
+      if (count == 0) continue;
       const bool out = within >= ranks;
       const int neighbor = low + static_cast<int>(within % ranks);
       write_run_header(
-          header, {direction_rank(out, neighbor), static_cast<std::int32_t>(counts[e]), weighted ? kWeightsFollow : 0});
+          header, {direction_rank(out, neighbor), static_cast<std::int32_t>(count), weighted ? kWeightsFollow : 0});
       header += kRunHeaderInts;
       ++runs;
     }
     message[0] = runs;
     if (!weighted) continue;
-    for (std::size_t e = owner * 2 * ranks; e < (owner + 1) * 2 * ranks; ++e) {
-      if (counts[e] == 0) continue;
-      cursor[e] = header;
-      header += counts[e];
+    for (std::size_t within = 0; within < 2 * ranks; ++within) {
+      const std::size_t pair = pair_of_run(owner, within);
+      if (counts[pair] == 0) continue;
+      (within >= ranks ? out_run : in_run)[pair] = header;
+      header += counts[pair];
     }
   }
   if (weighted) {
+    std::vector<int*> cursor = out_run;
     input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
-      for (std::size_t k = 0; k < destinations.size(); ++k) {
-        *cursor[entry(source, true, destinations[k])]++ = weights[k];
-        *cursor[entry(destinations[k], false, source)]++ = weights[k];
-      }
+      int** const row = cursor.data() + index(source) * ranks;
+      for (std::size_t k = 0; k < destinations.size(); ++k) *row[index(destinations[k])]++ = weights[k];
     });
+    for (std::size_t pair = 0; pair < pairs; ++pair) {
+      if (counts[pair] > 0) std::copy_n(out_run[pair], counts[pair], in_run[pair]);
+    }
   }
   if (own != nullptr) own_verdict_ = inbox.accept();
   return true;
