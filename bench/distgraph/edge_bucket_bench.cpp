@@ -1,8 +1,9 @@
 // The sending side of dist_graph_create before the exchange, on one rank's
 // input of 10^6 edges with distinct weights among P = 4 and 16 ranks, in the
-// two shapes of the heavy benchmark's families: one source entry of 10^6
-// destinations (random_kout, rank0_whole) and 10^6 entries of one edge each
-// (powerlaw, incoming_only).
+// shapes of the heavy benchmark's families: one source entry of 10^6
+// destinations (random_kout, rank0_whole), 10^6 entries of one edge each to
+// this rank (incoming_only), and 10^6 entries of one edge each between any
+// two ranks (scattered: powerlaw's shape, without its skew).
 //
 // distopo_bucket_ends: the edge ends bucketed by the rank that stores them
 // as single ends (PeerBuckets over edge_ends, what dist_graph_create does
@@ -31,7 +32,7 @@ namespace {
 
 constexpr int kEdges = 1000000;
 
-enum class Shape : int { one_entry = 0, single_edges = 1 };
+enum class Shape : int { one_entry = 0, single_edges = 1, scattered = 2 };
 
 struct Input {
   std::vector<int> sources;
@@ -59,7 +60,7 @@ Input make_input(Shape shape, int ranks) {
     for (int e = 0; e < kEdges; ++e) {
       input.sources.push_back(any_rank(random));
       input.degrees.push_back(1);
-      input.destinations.push_back(0);
+      input.destinations.push_back(shape == Shape::scattered ? any_rank(random) : 0);
     }
   }
   for (int e = 0; e < kEdges; ++e) input.weights.push_back(any_weight(random));
@@ -102,8 +103,8 @@ void outbox_bench(benchmark::State& state) {
 }
 BENCHMARK(outbox_bench)
     ->Name("distopo_outbox")
-    ->ArgNames({"single_edges", "P"})
-    ->ArgsProduct({{0, 1}, {4, 16}})
+    ->ArgNames({"shape", "P"})
+    ->ArgsProduct({{0, 1, 2}, {4, 16}})
     ->Unit(benchmark::kMicrosecond);
 
 void tally_bench(benchmark::State& state) {

@@ -89,6 +89,7 @@ struct InputExtent {
   std::optional<RankRange> sources;       // the sources of the edges; nullopt without edges
   std::optional<RankRange> destinations;  // their destinations
   std::pair<int, int> weights{0, 0};      // least and greatest weight (weighted, with edges)
+  bool single_edge_entries = false;       // every source entry holds one edge
 
   // Whether every edge has `rank` as its source (or, with `destination`, as
   // its destination).
@@ -139,6 +140,7 @@ class ArrayEdges {
       return rank_error(MPI_ERR_ARG, kCreate, rank,
                         "destinations or weights is NULL with " + std::to_string(total) + " edges");
     }
+    extent.single_edge_entries = n_ > 0 && degree_range == std::pair{1, 1};
     if (total > 0) {
       extent.destinations = RankRange::of(range_of(destinations_, total));
       extent.sources = degree_range.first > 0 ? ranks : sources_of_edges();
@@ -164,6 +166,21 @@ class ArrayEdges {
         if (!visit(source, destinations_[j], weighted_ ? weights_[j] : 1)) return;
       }
     }
+  }
+
+  // visit(source, destination, weight) per edge of valid input, in order
+  // (weight 1 when unweighted): one loop over the arrays where each entry
+  // holds one edge (`extent` from validation), not one loop per entry.
+  template <class Visit>
+  void for_each_edge(const InputExtent& extent, Visit&& visit) const {
+    if (!extent.single_edge_entries) {
+      for_each([&](int source, int destination, int weight) {
+        visit(source, destination, weight);
+        return true;
+      });
+      return;
+    }
+    for (int i = 0; i < n_; ++i) visit(sources_[i], destinations_[i], weighted_ ? weights_[i] : 1);
   }
 
   // visit(source, destinations, weights) per source entry of valid input;
@@ -235,6 +252,12 @@ class ListEdges {
     }
   }
 
+  // The interface of ArrayEdges.
+  template <class Visit>
+  void for_each_edge(const InputExtent&, Visit&& visit) const {
+    for (const Edge& edge : edges_) visit(edge.source, edge.destination, weighted_ ? edge.weight : 1);
+  }
+
   // Each edge as a source entry of degree 1 (the interface of ArrayEdges).
   template <class Visit>
   void for_each_source(Visit&& visit) const {
@@ -273,6 +296,12 @@ class OwnOutEnds {
     for (const EdgeKey key : keys_) {
       if (!visit(self_, edge_rank(key), weighted_ ? edge_weight(key) : 1)) return;
     }
+  }
+
+  // The interface of ArrayEdges.
+  template <class Visit>
+  void for_each_edge(const InputExtent&, Visit&& visit) const {
+    for (const EdgeKey key : keys_) visit(self_, edge_rank(key), weighted_ ? edge_weight(key) : 1);
   }
 
   // Each end as a source entry of degree 1 (the interface of ArrayEdges).

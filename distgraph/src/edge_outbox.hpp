@@ -193,10 +193,8 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
   const int low = extent.ranks->low;
   const auto index = [=](int rank) { return static_cast<std::size_t>(rank - low); };
   std::vector<std::uint32_t> counts(pairs, 0);
-  input.for_each_source([&](int source, std::span<const int> destinations, const int*) {
-    std::uint32_t* const row = counts.data() + index(source) * ranks;
-    for (const int destination : destinations) ++row[index(destination)];
-  });
+  input.for_each_edge(extent,
+                      [&](int source, int destination, int) { ++counts[index(source) * ranks + index(destination)]; });
   // The runs of `owner` by (direction, neighbor): in-runs (pair neighbor ->
   // owner), then out-runs (pair owner -> neighbor).
   const auto pair_of_run = [=](std::size_t owner, std::size_t within) {
@@ -259,9 +257,8 @@ bool EdgeOutbox::send_run_buckets(int self, bool weighted, const Input& input, c
   }
   if (weighted) {
     std::vector<int*> cursor = out_run;
-    input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
-      int** const row = cursor.data() + index(source) * ranks;
-      for (std::size_t k = 0; k < destinations.size(); ++k) *row[index(destinations[k])]++ = weights[k];
+    input.for_each_edge(extent, [&](int source, int destination, int weight) {
+      *cursor[index(source) * ranks + index(destination)]++ = weight;
     });
     for (std::size_t pair = 0; pair < pairs; ++pair) {
       if (counts[pair] > 0) std::copy_n(out_run[pair], counts[pair], in_run[pair]);

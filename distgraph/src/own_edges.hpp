@@ -66,30 +66,29 @@ class OwnList {
 
 namespace own_edges {
 
-// visit(neighbor, weight) for every edge of `input`, whose other end is
-// always this rank (out: the neighbor is the destination).
+// visit(neighbor, weight) for every edge of `input` (validated into
+// `extent`), whose other end is always this rank (out: the neighbor is the
+// destination); weight 0 unless `weighted`.
 template <class Input, class Visit>
-void for_each_end(const Input& input, bool out, bool weighted, const Visit& visit) {
-  input.for_each_source([&](int source, std::span<const int> destinations, const int* weights) {
-    for (std::size_t k = 0; k < destinations.size(); ++k) {
-      visit(out ? destinations[k] : source, weighted ? weights[k] : 0);
-    }
+void for_each_end(const Input& input, const InputExtent& extent, bool out, bool weighted, const Visit& visit) {
+  input.for_each_edge(extent, [&](int source, int destination, int weight) {
+    visit(out ? destination : source, weighted ? weight : 0);
   });
 }
 
 // Sorts (neighbor, weight) keys, packed in as few bits as their ranges need,
 // and writes the list in the last pass. `counts`: RadixPlan::counters_for.
 template <class Key, class Input>
-void sort_into(OwnList& list, const Input& input, RankRange neighbors, std::pair<int, int> weights, unsigned rank_bits,
+void sort_into(OwnList& list, const Input& input, const InputExtent& extent, RankRange neighbors, unsigned rank_bits,
                unsigned weight_bits, bool weighted, std::uint32_t* counts) {
   const std::size_t n = list.ends();
   const std::unique_ptr<Key, decltype(&std::free)> keys(static_cast<Key*>(std::malloc(n * sizeof(Key))), &std::free);
   if (!keys) throw std::bad_alloc();
   const int low = neighbors.low;
-  const int least_weight = weights.first;
+  const int least_weight = extent.weights.first;
   const Key weight_mask = (Key{1} << weight_bits) - 1;
   const auto each_key = [&](auto&& visit) {
-    for_each_end(input, list.out(), weighted, [&](int neighbor, int weight) {
+    for_each_end(input, extent, list.out(), weighted, [&](int neighbor, int weight) {
       visit(static_cast<Key>(static_cast<Key>(neighbor - low) << weight_bits) |
             static_cast<Key>(weight - least_weight));
     });
@@ -111,17 +110,17 @@ void sort_into(OwnList& list, const Input& input, RankRange neighbors, std::pair
 // it has several), with the list's ranks as scratch; the ranks are written
 // last.
 template <class Input>
-void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, bool weighted) {
+void group_then_sort(OwnList& list, const Input& input, const InputExtent& extent, RankRange neighbors, bool weighted) {
   const int low = neighbors.low;
   std::vector<std::uint32_t> start(neighbors.size() + 1, 0);
-  for_each_end(input, list.out(), false,
+  for_each_end(input, extent, list.out(), false,
                [&](int neighbor, int) { ++start[static_cast<std::size_t>(neighbor - low) + 1]; });
   for (std::size_t g = 0; g < neighbors.size(); ++g) start[g + 1] += start[g];
   int* const ranks = list.ranks();
   if (weighted) {
     int* const weights = list.weights();
     std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
-    for_each_end(input, list.out(), true,
+    for_each_end(input, extent, list.out(), true,
                  [&](int neighbor, int weight) { weights[next[static_cast<std::size_t>(neighbor - low)]++] = weight; });
     std::size_t largest = 0;
     for (std::size_t g = 0; g < neighbors.size(); ++g)
@@ -146,10 +145,10 @@ void group_then_sort(OwnList& list, const Input& input, RankRange neighbors, boo
 // A few edges: (neighbor, weight) pairs sorted on the stack.
 inline constexpr std::size_t kMaxEdgesOnStack = 64;
 template <class Input>
-void sort_few(OwnList& list, const Input& input, bool weighted) {
+void sort_few(OwnList& list, const Input& input, const InputExtent& extent, bool weighted) {
   std::array<std::uint64_t, kMaxEdgesOnStack> keys;
   std::size_t n = 0;
-  for_each_end(input, list.out(), weighted, [&](int neighbor, int weight) {
+  for_each_end(input, extent, list.out(), weighted, [&](int neighbor, int weight) {
     keys[n++] =
         static_cast<std::uint64_t>(static_cast<std::uint32_t>(neighbor)) << 32 | static_cast<std::uint32_t>(weight);
   });
@@ -172,12 +171,12 @@ OwnList sort_own_edges(const Input& input, const InputExtent& extent, bool out, 
   OwnList list(out, static_cast<std::size_t>(extent.edges), weighted);
   if (list.ends() == 0) return list;
   if (list.ends() <= own_edges::kMaxEdgesOnStack) {
-    own_edges::sort_few(list, input, weighted);
+    own_edges::sort_few(list, input, extent, weighted);
     return list;
   }
   const RankRange neighbors = out ? *extent.destinations : *extent.sources;
   if (neighbors.size() <= list.ends()) {
-    own_edges::group_then_sort(list, input, neighbors, weighted);
+    own_edges::group_then_sort(list, input, extent, neighbors, weighted);
     return list;
   }
   const auto rank_bits = static_cast<unsigned>(std::bit_width(static_cast<unsigned>(neighbors.high - neighbors.low)));
@@ -187,10 +186,10 @@ OwnList sort_own_edges(const Input& input, const InputExtent& extent, bool out, 
           : 0U;
   std::vector<std::uint32_t> counts(RadixPlan::counters_for(list.ends(), rank_bits + weight_bits));
   if (rank_bits + weight_bits <= 32) {
-    own_edges::sort_into<std::uint32_t>(list, input, neighbors, extent.weights, rank_bits, weight_bits, weighted,
+    own_edges::sort_into<std::uint32_t>(list, input, extent, neighbors, rank_bits, weight_bits, weighted,
                                         counts.data());
   } else {
-    own_edges::sort_into<std::uint64_t>(list, input, neighbors, extent.weights, rank_bits, weight_bits, weighted,
+    own_edges::sort_into<std::uint64_t>(list, input, extent, neighbors, rank_bits, weight_bits, weighted,
                                         counts.data());
   }
   return list;
