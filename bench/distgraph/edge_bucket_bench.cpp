@@ -76,7 +76,8 @@ void bucket_bench(benchmark::State& state) {
   const std::size_t max_dense = state.range(2) != 0 ? 2 * static_cast<std::size_t>(kEdges) : 0;
   for (auto _ : state) {
     distopo::detail::KeyBuffer own;
-    const distopo::detail::PeerBuckets buckets(0, distopo::detail::edge_ends(edges), own, extent.ranks, max_dense);
+    const distopo::detail::PeerBuckets buckets(0, distopo::detail::edge_ends(edges, extent), own, extent.ranks,
+                                               max_dense);
     benchmark::DoNotOptimize(own.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * 2 * kEdges);

@@ -224,6 +224,7 @@ class ListEdges {
     const auto count = static_cast<std::int64_t>(edges_.size());
     extent.edges = count;
     extent.entries = count;
+    extent.single_edge_entries = count > 0;
     const auto source = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].source; };
     const auto destination = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].destination; };
     const auto weight = [this](std::int64_t i) { return edges_[static_cast<std::size_t>(i)].weight; };
@@ -282,6 +283,7 @@ class OwnOutEnds {
     const auto count = static_cast<std::int64_t>(keys_.size());
     extent.edges = count;
     extent.entries = count;
+    extent.single_edge_entries = count > 0;
     if (count == 0) return std::nullopt;
     const auto key = [this](std::int64_t i) { return keys_[static_cast<std::size_t>(i)]; };
     extent.sources = RankRange{self_, self_};

@@ -113,7 +113,7 @@ class EdgeOutbox {
       return;
     }
     if (send_run_buckets(self, weighted, input, extent, inbox)) return;
-    buckets_.emplace(self, edge_ends(input), inbox.own_keys(), extent.ranks,
+    buckets_.emplace(self, edge_ends(input, extent), inbox.own_keys(), extent.ranks,
                      2 * static_cast<std::size_t>(extent.edges));
     add_key_messages(MessageKind::keys);
     own_verdict_ = inbox.accept_own_keys();
@@ -148,7 +148,7 @@ class EdgeOutbox {
   // The out-ends, each to its source; this rank's own to the inbox's.
   template <class Input>
   void send_by_source(int self, const Input& input, const InputExtent& extent, EdgeInbox& inbox) {
-    buckets_.emplace(self, out_ends(input), inbox.by_source_keys(), extent.sources,
+    buckets_.emplace(self, out_ends(input, extent), inbox.by_source_keys(), extent.sources,
                      static_cast<std::size_t>(extent.edges));
     add_key_messages(MessageKind::out_keys_by_source);
     went_by_source_ = true;
