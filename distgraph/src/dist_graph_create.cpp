@@ -71,15 +71,19 @@ detail::BySource by_source_setting(MPI_Info info) {
 }
 
 // Whether this rank sends one peer far more than each of the others (at
-// least twice their average, and at least 2^16 ints): that peer, a hub, may
-// take milliseconds longer than the others to write its lists. If any rank
+// least twice their average, and at least 2^12 ints): that peer, a hub, may
+// take a millisecond and more longer than the others to write its lists
+// where, if every rank of the `size` sends it as much, it receives at least
+// 2^16 ints (a message's least keeps random graphs on many ranks, whose
+// messages of a few ends often differ twofold, out of it). If any rank
 // does, the ranks then meet in a barrier of their own, waiting politely
 // (idle_backoff.hpp), before MPICH's copy, whose collective would poll and
 // take the core of the hub still writing. Where no peer stands out the
 // barrier is one more round for nothing (docs/design/sparse-exchange.md,
 // "Waiting ranks sleep").
-bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
-  constexpr std::size_t kLeast = std::size_t{1} << 16;
+bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages, int size) {
+  constexpr std::size_t kLeastMessage = std::size_t{1} << 12;
+  constexpr std::size_t kLeastAtHub = std::size_t{1} << 16;
   if (messages.size() < 2) return false;
   std::size_t total = 0;
   std::size_t largest = 0;
@@ -87,7 +91,8 @@ bool sends_to_a_hub(std::span<const OutgoingMessage<int>> messages) {
     total += message.payload.size();
     largest = std::max(largest, message.payload.size());
   }
-  return largest >= kLeast && largest * (messages.size() - 1) >= 2 * (total - largest);
+  return largest >= kLeastMessage && largest * static_cast<std::size_t>(size) >= kLeastAtHub &&
+         largest * (messages.size() - 1) >= 2 * (total - largest);
 }
 
 // The channel of each round: the user communicator's private channels (which
@@ -218,7 +223,7 @@ detail::ReservedLists redistribute(MPI_Comm comm, const NextChannel& next_channe
                                       {.native_weights = native_copy == detail::NativeCopy::kNeighborsAndWeights},
                                       std::move(lease));
   if (outbox && outbox->went_by_source()) agreement.note_by_source();
-  if (outbox && sends_to_a_hub(outbox->messages())) agreement.note_hub();
+  if (outbox && sends_to_a_hub(outbox->messages(), size)) agreement.note_hub();
   exchange_round(channel, outbox ? &*outbox : nullptr, inbox, error, agreement, rank, route);
   outbox.reset();
   clock.mark("exchange");
