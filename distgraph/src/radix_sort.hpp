@@ -50,6 +50,31 @@ struct RadixPlan {
 
 namespace radix {
 
+// One LSD pass: every key of from[0, n) to the next place of its digit
+// (bits [shift, shift + bit_width(mask))) in `to`, `next` holding each
+// digit's next place. Two keys a turn, the second placed right after the
+// first where their digits agree, without reading back the counter the
+// first just advanced: keys of one digit in a row (weights that repeat or
+// cluster, as the same weights sent by several ranks do at a hub) otherwise
+// wait for that store each time (docs/design/key-sort.md).
+template <class Key>
+void scatter_pass(const Key* from, Key* to, std::size_t n, std::uint32_t* next, unsigned shift, Key mask) {
+  std::size_t i = 0;
+  for (; i + 1 < n; i += 2) {
+    const Key a = from[i];
+    const Key b = from[i + 1];
+    const auto digit_a = static_cast<std::size_t>((a >> shift) & mask);
+    const auto digit_b = static_cast<std::size_t>((b >> shift) & mask);
+    const std::uint32_t at_a = next[digit_a];
+    const std::uint32_t at_b = digit_a == digit_b ? at_a + 1 : next[digit_b];
+    to[at_a] = a;
+    next[digit_a] = at_a + 1;
+    to[at_b] = b;
+    next[digit_b] = at_b + 1;
+  }
+  if (i < n) to[next[static_cast<std::size_t>((from[i] >> shift) & mask)]++] = from[i];
+}
+
 // f(std::integral_constant<unsigned, passes>()) for passes in 1 ... kMax:
 // the loops get their number of passes at compile time.
 template <unsigned kMax, class F>
@@ -103,11 +128,7 @@ void sort(std::size_t n, const EachKey& each_key, const RadixPlan& plan, Key* si
     for (unsigned pass = 1; pass + 1 < kPasses; ++pass) {
       std::uint32_t* const next = counts + pass * radix;
       std::swap(into, other);
-      const unsigned shift = pass * plan.digit_bits;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Key key = other[i];
-        into[next[static_cast<std::size_t>((key >> shift) & mask)]++] = key;
-      }
+      scatter_pass(other, into, n, next, pass * plan.digit_bits, mask);
     }
     std::uint32_t* const last = counts + (kPasses - 1) * radix;
     const unsigned shift = (kPasses - 1) * plan.digit_bits;
@@ -134,11 +155,7 @@ void sort_in_place(Key* keys, Key* scratch, std::size_t n, unsigned low, const R
   Key* to = scratch;
   for (unsigned pass = 0; pass < kPasses; ++pass) {
     std::uint32_t* const next = counts + pass * radix;
-    const unsigned shift = low + pass * plan.digit_bits;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Key key = from[i];
-      to[next[static_cast<std::size_t>((key >> shift) & mask)]++] = key;
-    }
+    scatter_pass(from, to, n, next, low + pass * plan.digit_bits, mask);
     std::swap(from, to);
   }
   if (from != keys) std::memcpy(keys, from, n * sizeof(Key));
@@ -258,11 +275,7 @@ void sort_walk(std::size_t n, const EachKey& each_key, unsigned low, const Radix
   for (unsigned pass = 1; pass < kPasses; ++pass) {
     std::swap(from, to);
     std::uint32_t* const next = counts + pass * radix;
-    const unsigned shift = low + pass * plan.digit_bits;
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t key = from[i];
-      to[next[(key >> shift) & mask]++] = key;
-    }
+    scatter_pass(from, to, n, next, low + pass * plan.digit_bits, mask);
   }
   if (to != into) std::memcpy(into, to, n * sizeof(std::uint32_t));
 }
