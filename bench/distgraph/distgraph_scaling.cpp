@@ -56,7 +56,8 @@ struct Settings {
   // "repeated": the family's weights (1-4, a function of the two ranks), so a
   // heavy graph on few ranks repeats every edge; "distinct": a different
   // weight for each of a rank's edges, in no order, so no edge end repeats
-  // (the path of large sparse graphs).
+  // (the path of large sparse graphs); "random": weights drawn at random,
+  // as unevenly spread as real ones (graph_families.hpp).
   std::string weights = "repeated";
   bool fresh_comm = false;      // every timed create on a new duplicate of MPI_COMM_WORLD
   bool native_weights = false;  // distopo's creates copy the weights to MPICH's topology too
@@ -221,6 +222,8 @@ void take_lists(Input& input, bool weighted) {
 Input input_of(const Settings& settings, const std::string& family, int rank, int size) {
   Input input(bench::make_family(family, rank, size, settings.edges_per_rank, settings.seed, settings.max_degree));
   if (settings.weights == "distinct") bench::make_weights_distinct(input.edges);
+  if (settings.weights == "random")
+    bench::make_weights_random(input.edges, settings.seed * 7919U + static_cast<unsigned>(rank));
   if (settings.constructor == "adjacent") take_lists(input, !settings.unweighted);
   return input;
 }
@@ -337,8 +340,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", settings.seed, "seed of the random families");
   app.add_flag("--unweighted", settings.unweighted, "pass MPI_UNWEIGHTED");
   app.add_option("--weights", settings.weights,
-                 "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: no edge end repeats")
-      ->check(CLI::IsMember({"repeated", "distinct"}));
+                 "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: no edge end repeats; "
+                 "random: drawn at random below 2^30 (a few ends may repeat)")
+      ->check(CLI::IsMember({"repeated", "distinct", "random"}));
   app.add_flag("--native-weights", settings.native_weights,
                "give distopo's creates info key distopo_native_weights = true (MPICH's copy of the graph holds the "
                "weights too)");

@@ -15,7 +15,9 @@
 // - distopo_own_list_of_keys: a rank's out-list from n out-ends received as
 //   keys (going by source), sorted in their memory or into a list of its own;
 // - distopo_sort_weights: one group's weights, n of them (new weights each
-//   time: a comparison sort learns a repeated input's branches);
+//   time: a comparison sort learns a repeated input's branches), spread as
+//   the other benchmarks' (random:0, a multiplicative hash of the index:
+//   very even) or drawn at random (random:1);
 // - distopo_validate: checking a rank's input (n entries of one edge each).
 // Fresh memory every time, as in a one-off call.
 #include <benchmark/benchmark.h>
@@ -251,31 +253,33 @@ BENCHMARK(lists_of_keys_bench)
 
 void sort_weights_bench(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
+  const bool random_weights = state.range(1) != 0;
   std::vector<int> weights(n);
   std::vector<int> scratch(n);
   std::vector<std::uint32_t> counts(distopo::detail::RadixPlan::kCounters);
+  std::mt19937 random(43);
   std::size_t round = 0;
   for (auto _ : state) {
     state.PauseTiming();
     ++round;
-    for (std::size_t i = 0; i < n; ++i) weights[i] = distinct_weight(i + round * 7919);
+    // The bits that vary, as the lists' writers read them off the weights.
+    std::uint32_t any = 0;
+    std::uint32_t all = ~std::uint32_t{0};
+    for (std::size_t i = 0; i < n; ++i) {
+      weights[i] = random_weights ? static_cast<int>(random() & 0x3fffffffU) : distinct_weight(i + round * 7919);
+      any |= static_cast<std::uint32_t>(weights[i]);
+      all &= static_cast<std::uint32_t>(weights[i]);
+    }
     state.ResumeTiming();
-    distopo::detail::sort_weights(weights.data(), scratch.data(), n, 0x7fffffffU, 0, counts.data());
+    distopo::detail::sort_weights(weights.data(), scratch.data(), n, any, all, counts.data());
     benchmark::DoNotOptimize(weights.data());
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
 }
 BENCHMARK(sort_weights_bench)
     ->Name("distopo_sort_weights")
-    ->ArgName("n")
-    ->Arg(128)
-    ->Arg(512)
-    ->Arg(1000)
-    ->Arg(2000)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->Arg(1000000)
-    ->Arg(4000000)
+    ->ArgNames({"n", "random"})
+    ->ArgsProduct({{128, 512, 1000, 2000, 10000, 30000, 100000, 1000000, 4000000}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 
 void validate_bench(benchmark::State& state) {

@@ -133,4 +133,9 @@ void make_weights_distinct(LocalEdges& edges) {
   }
 }
 
+void make_weights_random(LocalEdges& edges, unsigned seed) {
+  std::mt19937 random(seed);
+  for (int& weight : edges.weights) weight = static_cast<int>(random() & 0x3fffffffU);
+}
+
 }  // namespace bench

@@ -34,4 +34,10 @@ LocalEdges make_family(const std::string& family, int rank, int size, int edges_
 // mod 2^30 is one-to-one), so that no edge end repeats.
 void make_weights_distinct(LocalEdges& edges);
 
+// Gives the edges weights drawn at random below 2^30 (`seed`: a rank's own),
+// as uneven as real weights spread over their range: the hash above spreads
+// them so evenly that a sort's buckets each hold one or two. A few ends may
+// repeat (about n^2 / 2^31 of a rank's n).
+void make_weights_random(LocalEdges& edges, unsigned seed);
+
 }  // namespace bench
