@@ -55,9 +55,10 @@ struct Settings {
   bool unweighted = false;
   // "repeated": the family's weights (1-4, a function of the two ranks), so a
   // heavy graph on few ranks repeats every edge; "distinct": a different
-  // weight for each of a rank's edges, in no order, so no edge end repeats
-  // (the path of large sparse graphs); "random": weights drawn at random,
-  // as unevenly spread as real ones (graph_families.hpp).
+  // weight for each of a rank's edges, in no order, so none of a rank's
+  // edges repeats (the path of large sparse graphs; ranks share weights,
+  // graph_families.hpp); "random": weights drawn at random, as unevenly
+  // spread as real ones.
   std::string weights = "repeated";
   bool fresh_comm = false;      // every timed create on a new duplicate of MPI_COMM_WORLD
   bool native_weights = false;  // distopo's creates copy the weights to MPICH's topology too
@@ -340,8 +341,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", settings.seed, "seed of the random families");
   app.add_flag("--unweighted", settings.unweighted, "pass MPI_UNWEIGHTED");
   app.add_option("--weights", settings.weights,
-                 "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: no edge end repeats; "
-                 "random: drawn at random below 2^30 (a few ends may repeat)")
+                 "repeated: the family's weights (1-4), so heavy graphs repeat edges; distinct: a hash of each rank's "
+                 "edge index, so none of a rank's edges repeats; random: drawn at random below 2^30")
       ->check(CLI::IsMember({"repeated", "distinct", "random"}));
   app.add_flag("--native-weights", settings.native_weights,
                "give distopo's creates info key distopo_native_weights = true (MPICH's copy of the graph holds the "

@@ -31,7 +31,9 @@ LocalEdges make_family(const std::string& family, int rank, int size, int edges_
                        int max_degree = 0);
 
 // Gives the edges distinct weights in no particular order (i -> 1 + i * odd
-// mod 2^30 is one-to-one), so that no edge end repeats.
+// mod 2^30 is one-to-one), so that none of this rank's edges repeats. Every
+// rank gives its i-th edge the same weight: edges that several ranks give
+// between the same two ranks (R-MAT's hub) may still repeat.
 void make_weights_distinct(LocalEdges& edges);
 
 // Gives the edges weights drawn at random below 2^30 (`seed`: a rank's own),
