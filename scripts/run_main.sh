@@ -37,7 +37,8 @@ heavy="$build/scaling_heavy.jsonl"
 echo "== distgraph_scaling, 10^6 edges per rank on 4 local ranks"
 # 5 repetitions and 2 warm-up creates: one create takes tenths of a second at
 # this size. The families' own weights repeat every edge thousands of times
-# at this size; with distinct weights no edge end repeats.
+# at this size; with distinct weights (each rank's edges weigh differently)
+# none repeats but where ranks give edges between the same two ranks (powerlaw).
 : > "$heavy"
 for weights in repeated distinct; do
   mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \

@@ -41,7 +41,7 @@ int main() {
   while (std::getline(std::cin, line)) {
     const auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!record.is_object() || !record.contains("impl") || !record.contains("family")) continue;
-    // Graphs without repeated edge ends (--weights distinct) are marked "*".
+    // Graphs whose ranks give edges of different weights (--weights distinct) are marked "*".
     const bool distinct = record.value("weights", std::string("repeated")) == "distinct";
     any_distinct = any_distinct || distinct;
     // Unweighted graphs (--unweighted) are marked "-": their ends repeat
@@ -71,7 +71,11 @@ int main() {
     auto [it, inserted] = extremes.try_emplace({family, edges}, row, row);
     if (!inserted) it->second.second = row;
   }
-  if (any_distinct) std::printf("*: weights all different (--weights distinct), so no edge end repeats\n");
+  if (any_distinct) {
+    std::printf(
+        "*: each rank's edges weigh differently (--weights distinct): no edge end repeats but where ranks give "
+        "edges between the same two ranks (powerlaw)\n");
+  }
   if (any_unweighted) std::printf("-: unweighted (MPI_UNWEIGHTED)\n");
   std::printf("\nextra heap per rank, smallest P -> largest P (fixed edges per rank):\n");
   for (const auto& [key, pair] : extremes) {

@@ -53,7 +53,7 @@ struct Settings {
   // Untimed calls on the real graph first (where computation is charged).
   int warmup = 0;
   unsigned seed = 1;
-  // "repeated": the families' weights (1-4); "distinct": no edge end repeats
+  // "repeated": the families' weights (1-4); "distinct": each rank's edges weigh differently
   // (as distgraph_scaling's --weights distinct).
   std::string weights = "repeated";
   // Labels copied into every row: how the run was configured (set by the script).
@@ -238,7 +238,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", settings.warmup, "untimed calls of each implementation first")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", settings.seed, "seed of the random families");
-  app.add_option("--weights", settings.weights, "repeated (the families' weights) or distinct (no edge end repeats)")
+  app.add_option("--weights", settings.weights,
+                 "repeated (the families' weights) or distinct (each rank's edges weigh differently)")
       ->check(CLI::IsMember({"repeated", "distinct"}));
   app.add_option("--compute", settings.compute, "label: network_only or charged (the SMPI configuration decides)");
   app.add_option("--reduce-scatter", settings.reduce_scatter, "label: SMPI's reduce_scatter algorithm in this run");

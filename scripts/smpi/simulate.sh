@@ -15,7 +15,7 @@
 #                          8P-byte message is below 512 KiB, i.e. P < 65536, else
 #                          pairwise), recursive_halving or pairwise
 #   --weights W            repeated (the families' weights, 1-4; default) or distinct
-#                          (no edge end repeats). DISTOPO_BY_SOURCE in the environment
+#                          (each rank's edges weigh differently). DISTOPO_BY_SOURCE in the environment
 #                          reaches distopo's runs and their rows (by_source)
 #   --edges-per-rank K     (default 16)   --reps N (default 1; 5 when charged, without the heap meter)
 #   --warmup N             untimed calls on the graph before the timed ones (default 1);
