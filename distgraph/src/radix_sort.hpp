@@ -223,7 +223,7 @@ inline bool scatter_to_buckets(const std::uint32_t* from, std::uint32_t* to, std
     if (counts[d] > kCrowded) return false;
     running += std::exchange(counts[d], running);
   }
-  for (std::size_t i = 0; i < n; ++i) to[counts[(from[i] >> shift) & mask]++] = from[i];
+  scatter_pass(from, to, n, counts, shift, mask);
   return true;
 }
 
@@ -295,7 +295,7 @@ inline void split_then_sort(std::uint32_t* keys, std::uint32_t* scratch, std::si
   for (unsigned d = 0; d < (1U << top); ++d) starts[d + 1] += starts[d];
   std::uint32_t next[1U << 8];
   std::copy_n(starts, 1U << top, next);
-  for (std::size_t i = 0; i < n; ++i) scratch[next[(keys[i] >> shift) & mask]++] = keys[i];
+  scatter_pass(keys, scratch, n, next, shift, mask);
   for (unsigned d = 0; d < (1U << top); ++d) {
     const std::size_t first = starts[d];
     const std::size_t count = starts[d + 1] - first;
