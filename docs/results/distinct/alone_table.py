@@ -1,6 +1,6 @@
 """The rows of alone.sh as a table: per (P, edges per rank, family) the
 median over runs of each implementation's time and page faults, and the
-ratio distopo / MPICH of the medians.
+ratio distopo / MPICH of the medians; the same ratio of the peak heaps.
 
     python3 docs/results/distinct/alone_table.py ROWS.jsonl
 """
@@ -15,8 +15,8 @@ def main():
         row = json.loads(line)
         key = (row["P"], row["edges_per_rank"], row["family"])
         rows.setdefault(key, {}).setdefault(row["impl"], []).append(row)
-    print("| P | edges/rank | family | distopo ms | MPICH ms | distopo / MPICH | page faults distopo / MPICH |")
-    print("|---:|---:|---|---:|---:|---:|---:|")
+    print("| P | edges/rank | family | distopo ms | MPICH ms | distopo / MPICH | page faults distopo / MPICH | heap distopo / MPICH |")
+    print("|---:|---:|---|---:|---:|---:|---:|---:|")
     above = 0
     for key in sorted(rows):
         impls = rows[key]
@@ -24,10 +24,11 @@ def main():
             continue
         ms = {i: statistics.median(r["max_time_s"] * 1e3 for r in impls[i]) for i in ("distopo", "mpich")}
         faults = {i: statistics.median(r["page_faults_max"] for r in impls[i]) for i in ("distopo", "mpich")}
+        heap = {i: statistics.median(r["peak_bytes_per_rank"] for r in impls[i]) for i in ("distopo", "mpich")}
         ratio = ms["distopo"] / ms["mpich"]
         above += ratio > 1.0
         print(f"| {key[0]} | {key[1]} | {key[2]} | {ms['distopo']:.2f} | {ms['mpich']:.2f} | {ratio:.2f} |"
-              f" {faults['distopo']:.0f} / {faults['mpich']:.0f} |")
+              f" {faults['distopo']:.0f} / {faults['mpich']:.0f} | {heap['distopo'] / heap['mpich']:.2f} |")
     print(f"\nrows above 1.0: {above} of {len(rows)}")
 
 
