@@ -39,10 +39,15 @@ echo "== distgraph_scaling, 10^6 edges per rank on 4 local ranks"
 # this size. The families' own weights repeat every edge thousands of times
 # at this size; with distinct weights (each rank's edges weigh differently)
 # none repeats but where ranks give edges between the same two ranks (powerlaw).
+# Each implementation runs in processes of its own, as a program uses one: in
+# one process each create would start from the heap the other's creates left
+# (docs/results/distinct/README.md, "One process, two implementations").
 : > "$heavy"
 for weights in repeated distinct; do
-  mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \
-    --edges-per-rank 1000000 --reps 5 --warmup 2 --weights "$weights" | tee -a "$heavy"
+  for impl in distopo mpich; do
+    mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \
+      --edges-per-rank 1000000 --reps 5 --warmup 2 --weights "$weights" --impl "$impl" | tee -a "$heavy"
+  done
 done
 echo
 echo "== summary (times: max over ranks, median over repetitions)"
