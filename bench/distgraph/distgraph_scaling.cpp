@@ -244,9 +244,10 @@ std::vector<Impl> selected_impls(const Settings& settings) {
 void warm_up_process(const Settings& settings, int rank, int size) {
   if (settings.families.empty()) return;
   const Input input = input_of(settings, settings.families.front(), rank, size);
+  const std::vector<Impl> impls = selected_impls(settings);
   const double start = MPI_Wtime();
   for (double elapsed = 0; elapsed < settings.warmup_seconds;) {
-    for (Impl impl : selected_impls(settings)) {
+    for (Impl impl : impls) {
       MPI_Comm graph = create(impl, input, !settings.unweighted);
       MPI_Comm_free(&graph);
     }
