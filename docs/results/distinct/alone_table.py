@@ -22,9 +22,12 @@ def main():
         impls = rows[key]
         if "distopo" not in impls or "mpich" not in impls:
             continue
-        ms = {i: statistics.median(r["max_time_s"] * 1e3 for r in impls[i]) for i in ("distopo", "mpich")}
-        faults = {i: statistics.median(r["page_faults_max"] for r in impls[i]) for i in ("distopo", "mpich")}
-        heap = {i: statistics.median(r["peak_bytes_per_rank"] for r in impls[i]) for i in ("distopo", "mpich")}
+        def medians(field):
+            return {i: statistics.median(r[field] for r in impls[i]) for i in ("distopo", "mpich")}
+
+        ms = {i: seconds * 1e3 for i, seconds in medians("max_time_s").items()}
+        faults = medians("page_faults_max")
+        heap = medians("peak_bytes_per_rank")
         ratio = ms["distopo"] / ms["mpich"]
         above += ratio > 1.0
         print(f"| {key[0]} | {key[1]} | {key[2]} | {ms['distopo']:.2f} | {ms['mpich']:.2f} | {ratio:.2f} |"
