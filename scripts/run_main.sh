@@ -39,13 +39,22 @@ echo "== distgraph_scaling, 10^6 edges per rank on 4 local ranks"
 # this size. The families' own weights repeat every edge thousands of times
 # at this size; with distinct weights (each rank's edges weigh differently)
 # none repeats but where ranks give edges between the same two ranks (powerlaw).
-# Each implementation runs in processes of its own, as a program uses one: in
-# one process each create would start from the heap the other's creates left
-# (docs/results/distinct/README.md, "One process, two implementations").
+# Each implementation is timed in processes of its own, as a program uses one:
+# in one process each create would start from the heap the other's creates
+# left (docs/results/distinct/README.md, "One process, two implementations").
+# A process alone has nothing to compare its lists with, so a run of both with
+# one repetition first checks distopo's lists against MPICH's (the benchmark
+# exits non-zero where they differ); its rows, left out of the summary, are
+# kept in scaling_heavy_check.jsonl.
 : > "$heavy"
+check="$build/scaling_heavy_check.jsonl"
+: > "$check"
+heavy_families=random_kout,powerlaw,rank0_whole,incoming_only
 for weights in repeated distinct; do
+  mpiexec -n 4 "$build/bench/distgraph_scaling" --family "$heavy_families" --edges-per-rank 1000000 \
+    --reps 1 --warmup 0 --warmup-seconds 0 --weights "$weights" --impl both >> "$check"
   for impl in distopo mpich; do
-    mpiexec -n 4 "$build/bench/distgraph_scaling" --family random_kout,powerlaw,rank0_whole,incoming_only \
+    mpiexec -n 4 "$build/bench/distgraph_scaling" --family "$heavy_families" \
       --edges-per-rank 1000000 --reps 5 --warmup 2 --weights "$weights" --impl "$impl" | tee -a "$heavy"
   done
 done
