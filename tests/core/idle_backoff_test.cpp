@@ -4,9 +4,9 @@
 // (half of a core shared by two: measured 0.51 with 4 ranks on 2 cores).
 // wait_politely naps a 32nd of the time waited, so its share is a wake-up per
 // nap (measured 0.03-0.06): a fifth is far above it. The exchange naps at
-// most 100 us, so as not to delay a message, and each turn between naps (a
-// progress pass, a probe) costs 10-20 us of CPU on the virtual machines the
-// tests run on: measured 0.15-0.21 at 2 ranks, with and without ASan, so
+// most 100 us, so as not to delay a message: measured 0.10-0.21 at 2 and 4
+// ranks, with and without ASan (about 20 us of CPU per turn between naps, a
+// progress pass and a probe, on the virtual machines the tests run on), so
 // its bound is a third, still below a poller's half.
 #include "distopo/core/idle_backoff.hpp"
 
