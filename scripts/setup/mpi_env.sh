@@ -3,7 +3,8 @@
 #
 # MPICH's ch4:ucx busy-polls; with more ranks than cores that makes every
 # exchange wait for time slices. The preloaded helper yields the CPU when a
-# progress poll finds nothing (see tests/support/ucx_yield.c). UCX's shared-memory
+# progress poll finds nothing, except inside MPI_Request_free, which waits for
+# nothing (see tests/support/ucx_yield.c). UCX's shared-memory
 # transports are all a single machine needs and start faster.
 distopo_mpi_env() {
   local build_dir

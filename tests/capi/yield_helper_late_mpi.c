@@ -2,7 +2,9 @@
  * only later with dlopen(RTLD_LOCAL), as python loads mpi4py's extension: the
  * helper must find UCX's progress function at its first call, in a library
  * that was not there when the helper was loaded. Not linked to MPI; the ranks
- * exchange a message and meet in a barrier, which makes MPICH poll UCX. */
+ * exchange a message and meet in a barrier, which makes MPICH poll UCX. The
+ * program's own MPI_Request_free is the helper's (which does not yield
+ * inside it): it must find MPICH's in that library too. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
@@ -13,6 +15,8 @@ typedef int (*finalize_fn)(void);
 typedef int (*comm_query_fn)(int, int*);
 typedef int (*barrier_fn)(int);
 typedef int (*allreduce_fn)(const void*, void*, int, int, int, int);
+typedef int (*recv_init_fn)(void*, int, int, int, int, int, int*);
+typedef int (*request_free_fn)(int*);
 
 static void* need(void* library, const char* name) {
   void* symbol = dlsym(library, name);
@@ -48,6 +52,15 @@ int main(int argc, char** argv) {
   ((comm_query_fn)need(mpi, "MPI_Comm_size"))(comm_world, &size);
   int one = 1, total = 0;
   ((allreduce_fn)need(mpi, "MPI_Allreduce"))(&one, &total, 1, mpi_int, mpi_sum, comm_world);
+  /* MPI_PROC_NULL -1, MPI_BYTE 0x4c00010d, MPI_REQUEST_NULL 0x2c000000. */
+  int request = 0;
+  ((recv_init_fn)need(mpi, "MPI_Recv_init"))(NULL, 0, 0x4c00010d, -1, 0, comm_world, &request);
+  const int freed = ((request_free_fn)need(RTLD_DEFAULT, "MPI_Request_free"))(&request);
+  if (freed != 0 || request != 0x2c000000) {
+    fprintf(stderr, "yield_helper_late_mpi: rank %d: MPI_Request_free through the helper gave %d, request %#x\n", rank,
+            freed, (unsigned)request);
+    return 1;
+  }
   ((barrier_fn)need(mpi, "MPI_Barrier"))(comm_world);
   ((finalize_fn)need(mpi, "MPI_Finalize"))();
   if (total != size) {
