@@ -1,7 +1,11 @@
 #include "distopo/core/node_layout.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -14,6 +18,43 @@ namespace distopo {
 int emulated_ranks_per_node(MPI_Info info) {
   const std::optional<std::string> value = info_or_environment(info, kRanksPerNodeInfoKey, kRanksPerNodeEnv);
   return value ? parse_positive(value->c_str()) : 0;
+}
+
+namespace {
+
+// MPICH splits one machine into several nodes for MPI_Comm_split_type when
+// told to (NUM_CLIQUES, ODD_EVEN_CLIQUES; its tests and ours emulate nodes so).
+bool mpich_splits_machines() {
+  for (const char* prefix : {"MPIR_CVAR_", "MPICH_", "MPIR_PARAM_"}) {
+    const std::string cliques = std::string(prefix) + "NUM_CLIQUES";
+    const std::string odd_even = std::string(prefix) + "ODD_EVEN_CLIQUES";
+    const char* count = std::getenv(cliques.c_str());
+    const char* alternate = std::getenv(odd_even.c_str());
+    if ((count != nullptr && std::atoi(count) > 1) || (alternate != nullptr && std::atoi(alternate) != 0)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+// Computed at each call, not kept: SimGrid's simulated ranks share the
+// library's variables, and each has its own host.
+long long host_fingerprint() {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
+  int length = 0;
+  check_mpi(PMPI_Get_processor_name(name.data(), &length), "MPI_Get_processor_name");
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
+  const auto add = [&hash](unsigned char byte) { hash = (hash ^ byte) * 1099511628211ULL; };
+  for (int i = 0; i < length; ++i) add(static_cast<unsigned char>(name[i]));
+  // There the machine's name does not tell the nodes apart: the process id
+  // makes every process's fingerprint its own, and the nodes are found
+  // with MPI_Comm_split_type as without it.
+  if (mpich_splits_machines()) {
+    const auto pid = static_cast<std::uint64_t>(getpid());
+    for (int shift = 0; shift < 64; shift += 8) add(static_cast<unsigned char>(pid >> shift));
+  }
+  const auto value = static_cast<long long>(hash & ((1ULL << 62) - 1));
+  return value == 0 ? 1 : value;
 }
 
 NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {

@@ -112,7 +112,21 @@ constinit const RuntimeKeyval prepaid_keyval{MPI_COMM_NULL_COPY_FN, detail::dele
 
 // LeaseOffer's values, reduced with MPI_MAX: each with its negation, so that
 // equal on every rank reads value == -negation.
-enum OfferSlot { kNotOffered, kLease, kMinusLease, kLow, kMinusLow, kHigh, kMinusHigh, kNodes, kMinusNodes };
+enum OfferSlot {
+  kNotOffered,
+  kLease,
+  kMinusLease,
+  kLow,
+  kMinusLow,
+  kHigh,
+  kMinusHigh,
+  kNodes,
+  kMinusNodes,
+  kHostLow,
+  kMinusHostLow,
+  kHostHigh,
+  kMinusHostHigh
+};
 
 bool same_everywhere(std::span<const int> values, OfferSlot slot) { return values[slot] == -values[slot + 1]; }
 
@@ -135,6 +149,9 @@ LeaseOffer::LeaseOffer(MPI_Comm parent) {
       for (char c : *value) settings.add(static_cast<unsigned char>(c));
     }
   }
+  const long long host = host_fingerprint();
+  const auto host_low = static_cast<int>(host & INT_MAX);
+  const auto host_high = static_cast<int>((host >> 31) & INT_MAX);
   const std::lock_guard lock(family->mutex);
   const long long lease = family->leases;
   // A new channel would have to be opened (collective): that stays with the first collective.
@@ -147,7 +164,11 @@ LeaseOffer::LeaseOffer(MPI_Comm parent) {
              settings.high(),
              -settings.high(),
              family->node_count,
-             -family->node_count};
+             -family->node_count,
+             host_low,
+             -host_low,
+             host_high,
+             -host_high};
 }
 
 void LeaseOffer::take(MPI_Comm result) const {
@@ -159,16 +180,18 @@ void LeaseOffer::take(MPI_Comm result) const {
   const FamilyRef family = find_family(result);
   if (!family) return;
   auto prepaid = std::make_unique<PrepaidLease>();
+  const bool one_host = same_everywhere(agreed, kHostLow) && same_everywhere(agreed, kHostHigh);
+  prepaid->node_count = same_everywhere(agreed, kNodes) && agreed[kNodes] > 0 ? agreed[kNodes] : (one_host ? 1 : 0);
   {
     const std::lock_guard lock(family->mutex);
     if (!family->current) return;  // no channel: `result` is not in the family the offer was made in
+    if (family->node_count == 0) family->node_count = prepaid->node_count;  // agreed: the same on every rank
     const long long lease = agreed[kLease];
     family->leases = lease + 1;
     const auto range = static_cast<int>(lease - family->current_first);
     prepaid->lease = {family->current, 1 + range * family->range_size, family->range_size};
   }
   prepaid->environment = environment_;
-  prepaid->node_count = same_everywhere(agreed, kNodes) ? agreed[kNodes] : 0;
   check_mpi(PMPI_Comm_set_attr(result, prepaid_keyval.get(), prepaid.get()), "MPI_Comm_set_attr");
   prepaid.release();  // owned by the attribute now
 }

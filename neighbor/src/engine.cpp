@@ -172,6 +172,9 @@ NeighborState& state_of(MPI_Comm comm, const char* caller) {
   if (!agreed) {
     agreement.check(caller);
     settings.known_node_count = agreement.agreed_node_count();
+    // Agreed, so every rank's family learns the same.
+    if (settings.known_node_count > 0 && family_node_count(comm) == 0)
+      remember_family_node_count(comm, settings.known_node_count);
   }
   const Tags tags = next_tags(*state);
   state->plan = make_plan(comm, record, state->rank, settings, state->channel.get(), tags.direct);

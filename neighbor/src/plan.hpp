@@ -215,7 +215,8 @@ struct PlanSettings {
   int ranks_per_node = 0;              // 0: MPI_Comm_split_type's nodes
   // Not a setting: the machine nodes of the communicator's channel family as
   // a member found them (family_node_count; 0: not yet). Agreed with the
-  // settings, but ranks that differ only make it unknown, not an error.
+  // settings, but ranks that differ only make it unknown, not an error; ranks
+  // that all run on one host (host_fingerprint) agree on 1.
   int known_node_count = 0;
 };
 
@@ -229,10 +230,11 @@ struct SettingsAgreement {
   // After the reduction: a setting that differs between ranks is MPI_ERR_ARG
   // on every rank, naming `caller`.
   void check(const char* caller) const;
-  // After the reduction: the known node count if every rank knew the same, else 0.
+  // After the reduction: the known node count if every rank knew the same,
+  // else 1 if every rank runs on the same host, else 0.
   [[nodiscard]] int agreed_node_count() const;
 
-  std::array<long long, 8> values;
+  std::array<long long, 10> values;
 };
 
 // `settings` agreed by every rank of `comm` (`rank` in it). Local for the

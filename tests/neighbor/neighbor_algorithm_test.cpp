@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "distopo/core/shared_channel.hpp"
 #include "distopo/neighbor/algorithm.hpp"
 #include "distopo/neighbor/raw.hpp"
 #include "distopo/neighbor/raw_large_count.hpp"
@@ -434,6 +435,35 @@ TEST(NeighborAlgorithmSelection, AutoIsDirectOnOneMachine) {
     EXPECT_EQ(choice.algorithm, distopo::NeighborAlgorithm::direct);
     EXPECT_EQ(persistent_choice(c, 1), distopo::NeighborAlgorithm::direct) << c.name;
   }
+}
+
+// Ranks that all run on one host learn it in the agreement a topology
+// communicator's first collective makes anyway, and in a later constructor's
+// agreement (its lease offer), so auto's persistent plan needs no
+// MPI_Comm_split_type there. Where MPICH splits the machine into nodes (the
+// discovered-nodes registrations) nothing is learnt: the nodes are found.
+TEST(NeighborAlgorithmSelection, OneHostLearntInAgreementsMadeAnyway) {
+  const bool machine_split = std::getenv("DISTOPO_TEST_NODES") != nullptr;
+  const int expected = machine_split ? 0 : 1;
+  MPI_Comm base = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &base);  // a family of its own, nothing known yet
+  const std::vector<int> dims{distopo::testing::world_size()};
+  const std::vector<distopo::Periodicity> periods{distopo::Periodicity::periodic};
+  const distopo::Comm first = distopo::cart_create(base, dims, periods);
+  EXPECT_EQ(distopo::family_node_count(first), 0);
+  std::vector<int> send(2, first.rank()), received(2, -1);
+  distopo::raw::neighbor_alltoall(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, first);
+  EXPECT_EQ(distopo::family_node_count(first), expected) << "after the first collective's agreement";
+
+  distopo::remember_family_node_count(base, 0);  // forgotten on every rank, so the next constructor must learn it
+  const distopo::Comm second = distopo::cart_create(base, dims, periods);
+  EXPECT_EQ(distopo::family_node_count(second), expected) << "after the constructor's lease offer";
+  if (!machine_split) {
+    distopo::PersistentRequest request =
+        distopo::raw::neighbor_alltoall_init(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, second);
+    EXPECT_EQ(request.algorithm().algorithm, distopo::NeighborAlgorithm::direct);
+  }
+  MPI_Comm_free(&base);
 }
 
 // Under auto on nodes of MPI_Comm_split_type (the discovered-nodes

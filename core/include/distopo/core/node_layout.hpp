@@ -39,6 +39,16 @@ struct NodeLayout {
 // argument agreement).
 int emulated_ranks_per_node(MPI_Info info);
 
+// Local: a fingerprint of this process's machine (its processor name, as
+// MPI_Get_processor_name gives it), in 1 .. 2^62 - 1, the same for every call.
+// Ranks whose fingerprints are all equal run on one machine node: agreements
+// made anyway carry it (as v and -v under MPI_MAX), so that a communicator on
+// one node needs no MPI_Comm_split_type to know it. Two machines that report
+// the same name read as one node, which only keeps relays away. Where MPICH
+// is told to split machines into nodes (its NUM_CLIQUES settings), every
+// process's fingerprint differs, so nodes are found as without it.
+long long host_fingerprint();
+
 // Collective over `comm`. `ranks_per_node` is the emulation setting, the same
 // on every rank: with k > 0 no node discovery takes place; with 0 nodes are
 // discovered with MPI_Comm_split_type. O(1) memory per rank: one split, one

@@ -85,7 +85,7 @@ using SettingsEnvironment = std::array<std::optional<std::string>, kNeighborSett
 // every program a communicator copy at its first constructor.
 class LeaseOffer {
  public:
-  static constexpr std::size_t kValues = 9;
+  static constexpr std::size_t kValues = 13;
 
   LeaseOffer() noexcept { values_[0] = 1; }  // offers nothing
   // Local. `parent`: the communicator whose group, in its rank order, the result will have.
@@ -104,7 +104,8 @@ class LeaseOffer {
 
 // What the first collective on a communicator finds when its constructor took
 // its lease: the lease, the settings environment as it was then, and the
-// family's node count if every rank knew the same (0 otherwise).
+// family's node count if every rank knew the same, 1 if every rank runs on
+// one host (host_fingerprint), 0 otherwise.
 struct PrepaidLease {
   ChannelLease lease;
   SettingsEnvironment environment;
