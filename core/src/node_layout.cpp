@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -39,7 +40,7 @@ bool mpich_splits_machines() {
 
 // Computed at each call, not kept: SimGrid's simulated ranks share the
 // library's variables, and each has its own host.
-long long host_fingerprint() {
+int host_fingerprint() {
   std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
   int length = 0;
   check_mpi(PMPI_Get_processor_name(name.data(), &length), "MPI_Get_processor_name");
@@ -53,8 +54,15 @@ long long host_fingerprint() {
     const auto pid = static_cast<std::uint64_t>(getpid());
     for (int shift = 0; shift < 64; shift += 8) add(static_cast<unsigned char>(pid >> shift));
   }
-  const auto value = static_cast<long long>(hash & ((1ULL << 62) - 1));
-  return value == 0 ? 1 : value;
+  const auto value = static_cast<int>(hash % static_cast<std::uint64_t>(INT_MAX));
+  return value + 1;
+}
+
+int node_count_offer(int known) { return known > 0 ? known : -host_fingerprint(); }
+
+int agreed_node_count(long long max_value, long long max_negation) {
+  if (max_value != -max_negation) return 0;
+  return max_value > 0 ? static_cast<int>(max_value) : 1;
 }
 
 NodeLayout discover_nodes(MPI_Comm comm, int ranks_per_node) {

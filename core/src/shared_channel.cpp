@@ -112,21 +112,7 @@ constinit const RuntimeKeyval prepaid_keyval{MPI_COMM_NULL_COPY_FN, detail::dele
 
 // LeaseOffer's values, reduced with MPI_MAX: each with its negation, so that
 // equal on every rank reads value == -negation.
-enum OfferSlot {
-  kNotOffered,
-  kLease,
-  kMinusLease,
-  kLow,
-  kMinusLow,
-  kHigh,
-  kMinusHigh,
-  kNodes,
-  kMinusNodes,
-  kHostLow,
-  kMinusHostLow,
-  kHostHigh,
-  kMinusHostHigh
-};
+enum OfferSlot { kNotOffered, kLease, kMinusLease, kLow, kMinusLow, kHigh, kMinusHigh, kNodes, kMinusNodes };
 
 bool same_everywhere(std::span<const int> values, OfferSlot slot) { return values[slot] == -values[slot + 1]; }
 
@@ -149,13 +135,17 @@ LeaseOffer::LeaseOffer(MPI_Comm parent) {
       for (char c : *value) settings.add(static_cast<unsigned char>(c));
     }
   }
-  const long long host = host_fingerprint();
-  const auto host_low = static_cast<int>(host & INT_MAX);
-  const auto host_high = static_cast<int>((host >> 31) & INT_MAX);
-  const std::lock_guard lock(family->mutex);
-  const long long lease = family->leases;
-  // A new channel would have to be opened (collective): that stays with the first collective.
-  const bool room = family->current && lease - family->current_first < family->ranges;
+  long long lease = 0;
+  bool room = false;
+  int known_nodes = 0;
+  {
+    const std::lock_guard lock(family->mutex);
+    lease = family->leases;
+    // A new channel would have to be opened (collective): that stays with the first collective.
+    room = family->current && lease - family->current_first < family->ranges;
+    known_nodes = family->node_count;
+  }
+  const int nodes = node_count_offer(known_nodes);
   values_ = {room && lease < INT_MAX ? 0 : 1,
              static_cast<int>(std::min<long long>(lease, INT_MAX)),
              -static_cast<int>(std::min<long long>(lease, INT_MAX)),
@@ -163,12 +153,8 @@ LeaseOffer::LeaseOffer(MPI_Comm parent) {
              -settings.low(),
              settings.high(),
              -settings.high(),
-             family->node_count,
-             -family->node_count,
-             host_low,
-             -host_low,
-             host_high,
-             -host_high};
+             nodes,
+             -nodes};
 }
 
 void LeaseOffer::take(MPI_Comm result) const {
@@ -180,8 +166,7 @@ void LeaseOffer::take(MPI_Comm result) const {
   const FamilyRef family = find_family(result);
   if (!family) return;
   auto prepaid = std::make_unique<PrepaidLease>();
-  const bool one_host = same_everywhere(agreed, kHostLow) && same_everywhere(agreed, kHostHigh);
-  prepaid->node_count = same_everywhere(agreed, kNodes) && agreed[kNodes] > 0 ? agreed[kNodes] : (one_host ? 1 : 0);
+  prepaid->node_count = agreed_node_count(agreed[kNodes], agreed[kMinusNodes]);
   {
     const std::lock_guard lock(family->mutex);
     if (!family->current) return;  // no channel: `result` is not in the family the offer was made in

@@ -231,10 +231,10 @@ struct SettingsAgreement {
   // on every rank, naming `caller`.
   void check(const char* caller) const;
   // After the reduction: the known node count if every rank knew the same,
-  // else 1 if every rank runs on the same host, else 0.
+  // else 1 if every rank runs on the same host, else 0 (node_layout.hpp).
   [[nodiscard]] int agreed_node_count() const;
 
-  std::array<long long, 10> values;
+  std::array<long long, 8> values;
 };
 
 // `settings` agreed by every rank of `comm` (`rank` in it). Local for the

@@ -397,29 +397,22 @@ void join_local_blocks(const NeighborSequence& s, int rank, Routes& r) {
 
 }  // namespace
 
-SettingsAgreement::SettingsAgreement(const PlanSettings& settings) {
-  const long long host = host_fingerprint();
-  values = {static_cast<long long>(settings.algorithm),
-            -static_cast<long long>(settings.algorithm),
-            settings.aggregate_max_bytes,
-            -settings.aggregate_max_bytes,
-            settings.ranks_per_node,
-            -settings.ranks_per_node,
-            settings.known_node_count,
-            -settings.known_node_count,
-            host,
-            -host};
-}
+SettingsAgreement::SettingsAgreement(const PlanSettings& settings)
+    : values{static_cast<long long>(settings.algorithm),
+             -static_cast<long long>(settings.algorithm),
+             settings.aggregate_max_bytes,
+             -settings.aggregate_max_bytes,
+             settings.ranks_per_node,
+             -settings.ranks_per_node,
+             node_count_offer(settings.known_node_count),
+             -node_count_offer(settings.known_node_count)} {}
 
 void SettingsAgreement::reduce(MPI_Comm comm) {
   check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MAX, comm),
             "MPI_Allreduce");
 }
 
-int SettingsAgreement::agreed_node_count() const {
-  if (values[6] == -values[7] && values[6] > 0) return static_cast<int>(values[6]);
-  return values[8] == -values[9] ? 1 : 0;
-}
+int SettingsAgreement::agreed_node_count() const { return distopo::agreed_node_count(values[6], values[7]); }
 
 void SettingsAgreement::check(const char* caller) const {
   const char* names[] = {"distopo_neighbor_algorithm (DISTOPO_NEIGHBOR_ALGORITHM)",

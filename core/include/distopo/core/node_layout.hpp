@@ -40,14 +40,23 @@ struct NodeLayout {
 int emulated_ranks_per_node(MPI_Info info);
 
 // Local: a fingerprint of this process's machine (its processor name, as
-// MPI_Get_processor_name gives it), in 1 .. 2^62 - 1, the same for every call.
+// MPI_Get_processor_name gives it), in 1 .. INT_MAX, the same for every call.
 // Ranks whose fingerprints are all equal run on one machine node: agreements
-// made anyway carry it (as v and -v under MPI_MAX), so that a communicator on
-// one node needs no MPI_Comm_split_type to know it. Two machines that report
-// the same name read as one node, which only keeps relays away. Where MPICH
-// is told to split machines into nodes (its NUM_CLIQUES settings), every
-// process's fingerprint differs, so nodes are found as without it.
-long long host_fingerprint();
+// made anyway carry it where a node count is not known yet (as -fingerprint,
+// so that a known count and a host never read as equal), so that a
+// communicator on one node needs no MPI_Comm_split_type to know it. Two
+// machines that report the same name read as one node, which only keeps
+// relays away. Where MPICH is told to split machines into nodes (its
+// NUM_CLIQUES settings), every process's fingerprint differs, so nodes are
+// found as without it.
+int host_fingerprint();
+
+// The value a rank offers for its node count in an agreement: `known` if it
+// is known (> 0), else -host_fingerprint(). After an MPI_MAX of (v, -v),
+// agreed_node_count reads the count every rank can rely on: the known count
+// when all offered the same, 1 when all offered the same host, else 0.
+int node_count_offer(int known);
+int agreed_node_count(long long max_value, long long max_negation);
 
 // Collective over `comm`. `ranks_per_node` is the emulation setting, the same
 // on every rank: with k > 0 no node discovery takes place; with 0 nodes are

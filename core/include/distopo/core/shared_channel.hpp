@@ -85,7 +85,7 @@ using SettingsEnvironment = std::array<std::optional<std::string>, kNeighborSett
 // every program a communicator copy at its first constructor.
 class LeaseOffer {
  public:
-  static constexpr std::size_t kValues = 13;
+  static constexpr std::size_t kValues = 9;
 
   LeaseOffer() noexcept { values_[0] = 1; }  // offers nothing
   // Local. `parent`: the communicator whose group, in its rank order, the result will have.
