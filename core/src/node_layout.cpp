@@ -47,9 +47,9 @@ int host_fingerprint() {
   std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a
   const auto add = [&hash](unsigned char byte) { hash = (hash ^ byte) * 1099511628211ULL; };
   for (int i = 0; i < length; ++i) add(static_cast<unsigned char>(name[i]));
-  // There the machine's name does not tell the nodes apart: the process id
-  // makes every process's fingerprint its own, and the nodes are found
-  // with MPI_Comm_split_type as without it.
+  // Where MPICH splits machines, their names do not tell its nodes apart:
+  // the process id makes every process's fingerprint its own, and the nodes
+  // are found with MPI_Comm_split_type as without the fingerprint.
   if (mpich_splits_machines()) {
     const auto pid = static_cast<std::uint64_t>(getpid());
     for (int shift = 0; shift < 64; shift += 8) add(static_cast<unsigned char>(pid >> shift));
