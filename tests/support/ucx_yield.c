@@ -29,15 +29,25 @@
 
 typedef unsigned (*progress_fn)(void *worker);
 
-/* A library already loaded by `sonames`, without loading anything new. */
-static void *loaded_symbol(const char *symbol, const char *const *sonames, size_t count) {
-  void *found = dlsym(RTLD_NEXT, symbol);
+/* `symbol` from a library already loaded (`sonames`), without loading
+ * anything new; kept in *cache at the first call. Several threads may
+ * resolve at once; they find the same function. Aborts, naming `library`,
+ * when it is not loaded. */
+static void *resolved(void **cache, const char *symbol, const char *const *sonames, size_t count, const char *library) {
+  void *found = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (found != NULL) return found;
+  found = dlsym(RTLD_NEXT, symbol);
   /* Loaded in a local scope: the library is there (its caller is), find it
    * by its soname. */
   for (size_t i = 0; found == NULL && i < count; ++i) {
-    void *library = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
-    if (library != NULL) found = dlsym(library, symbol);
+    void *handle = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
+    if (handle != NULL) found = dlsym(handle, symbol);
   }
+  if (found == NULL) {
+    fprintf(stderr, "libdistopo_ucx_yield.so: %s was called but %s is not loaded\n", symbol, library);
+    abort();
+  }
+  __atomic_store_n(cache, found, __ATOMIC_RELEASE);
   return found;
 }
 
@@ -45,18 +55,10 @@ static void *loaded_symbol(const char *symbol, const char *const *sonames, size_
 static __thread int freeing_requests = 0;
 
 unsigned ucp_worker_progress(void *worker) {
-  /* Several threads may resolve at once; they find the same function. */
-  static progress_fn real_progress = NULL;
-  progress_fn progress = __atomic_load_n(&real_progress, __ATOMIC_ACQUIRE);
-  if (progress == NULL) {
-    static const char *const sonames[] = {"libucp.so.0", "libucp.so"};
-    progress = (progress_fn)loaded_symbol("ucp_worker_progress", sonames, sizeof sonames / sizeof sonames[0]);
-    if (progress == NULL) {
-      fputs("libdistopo_ucx_yield.so: ucp_worker_progress was called but UCX's libucp is not loaded\n", stderr);
-      abort();
-    }
-    __atomic_store_n(&real_progress, progress, __ATOMIC_RELEASE);
-  }
+  static void *real_progress = NULL;
+  static const char *const sonames[] = {"libucp.so.0", "libucp.so"};
+  const progress_fn progress = (progress_fn)resolved(&real_progress, "ucp_worker_progress", sonames,
+                                                     sizeof sonames / sizeof sonames[0], "UCX's libucp");
   const unsigned events = progress(worker);
   if (events == 0 && freeing_requests == 0) sched_yield();
   return events;
@@ -66,17 +68,10 @@ unsigned ucp_worker_progress(void *worker) {
  * implementation directly, and a library above MPI calls the PMPI_ one). */
 typedef int (*request_free_fn)(void *request);
 
-static int free_request(const char *name, request_free_fn *cached, void *request) {
-  request_free_fn next = __atomic_load_n(cached, __ATOMIC_ACQUIRE);
-  if (next == NULL) {
-    static const char *const sonames[] = {"libmpich.so.12", "libmpi.so.12"};
-    next = (request_free_fn)loaded_symbol(name, sonames, sizeof sonames / sizeof sonames[0]);
-    if (next == NULL) {
-      fprintf(stderr, "libdistopo_ucx_yield.so: %s was called but MPICH's library is not loaded\n", name);
-      abort();
-    }
-    __atomic_store_n(cached, next, __ATOMIC_RELEASE);
-  }
+static int free_request(const char *name, void **cache, void *request) {
+  static const char *const sonames[] = {"libmpich.so.12", "libmpi.so.12"};
+  const request_free_fn next =
+      (request_free_fn)resolved(cache, name, sonames, sizeof sonames / sizeof sonames[0], "MPICH's library");
   ++freeing_requests;
   const int code = next(request);
   --freeing_requests;
@@ -84,11 +79,11 @@ static int free_request(const char *name, request_free_fn *cached, void *request
 }
 
 int MPI_Request_free(void *request) {
-  static request_free_fn next = NULL;
+  static void *next = NULL;
   return free_request("MPI_Request_free", &next, request);
 }
 
 int PMPI_Request_free(void *request) {
-  static request_free_fn next = NULL;
+  static void *next = NULL;
   return free_request("PMPI_Request_free", &next, request);
 }
