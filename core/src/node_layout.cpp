@@ -24,16 +24,22 @@ int emulated_ranks_per_node(MPI_Info info) {
 namespace {
 
 // MPICH splits one machine into several nodes for MPI_Comm_split_type when
-// told to (NUM_CLIQUES, ODD_EVEN_CLIQUES; its tests and ours emulate nodes so).
+// told to (NUM_CLIQUES, ODD_EVEN_CLIQUES; its tests and ours emulate nodes
+// so). Read once, as MPICH reads its settings once, at MPI_Init.
 bool mpich_splits_machines() {
-  for (const char* prefix : {"MPIR_CVAR_", "MPICH_", "MPIR_PARAM_"}) {
-    const std::string cliques = std::string(prefix) + "NUM_CLIQUES";
-    const std::string odd_even = std::string(prefix) + "ODD_EVEN_CLIQUES";
-    const char* count = std::getenv(cliques.c_str());
-    const char* alternate = std::getenv(odd_even.c_str());
-    if ((count != nullptr && std::atoi(count) > 1) || (alternate != nullptr && std::atoi(alternate) != 0)) return true;
-  }
-  return false;
+  static const bool splits = [] {
+    const auto set = [](const char* name, int above) {
+      const char* value = std::getenv(name);
+      return value != nullptr && std::atoi(value) > above;
+    };
+    for (const char* prefix : {"MPIR_CVAR_", "MPICH_", "MPIR_PARAM_"}) {
+      if (set((std::string(prefix) + "NUM_CLIQUES").c_str(), 1) ||
+          set((std::string(prefix) + "ODD_EVEN_CLIQUES").c_str(), 0))
+        return true;
+    }
+    return false;
+  }();
+  return splits;
 }
 
 }  // namespace

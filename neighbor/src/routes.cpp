@@ -397,15 +397,17 @@ void join_local_blocks(const NeighborSequence& s, int rank, Routes& r) {
 
 }  // namespace
 
-SettingsAgreement::SettingsAgreement(const PlanSettings& settings)
-    : values{static_cast<long long>(settings.algorithm),
-             -static_cast<long long>(settings.algorithm),
-             settings.aggregate_max_bytes,
-             -settings.aggregate_max_bytes,
-             settings.ranks_per_node,
-             -settings.ranks_per_node,
-             node_count_offer(settings.known_node_count),
-             -node_count_offer(settings.known_node_count)} {}
+SettingsAgreement::SettingsAgreement(const PlanSettings& settings) {
+  const long long nodes = node_count_offer(settings.known_node_count);  // reads the processor name when unknown
+  values = {static_cast<long long>(settings.algorithm),
+            -static_cast<long long>(settings.algorithm),
+            settings.aggregate_max_bytes,
+            -settings.aggregate_max_bytes,
+            settings.ranks_per_node,
+            -settings.ranks_per_node,
+            nodes,
+            -nodes};
+}
 
 void SettingsAgreement::reduce(MPI_Comm comm) {
   check_mpi(PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG_LONG, MPI_MAX, comm),
