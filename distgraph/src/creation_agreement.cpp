@@ -12,12 +12,18 @@ CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, con
                                      int size, const char* weights_argument, InfoFlags flags, LeaseOffer lease)
     : lease_(std::move(lease)), size_(size), weights_argument_(weights_argument) {
   std::ranges::copy(lease_.values(), values_.begin() + kSlots);
-  const int me = size - rank;
   values_[kError] = error_flag(error, rank, size);
-  note(options.weighted, kWeighted, kUnweighted, me);
-  note(options.reorder, kReorder, kNoReorder, me);
-  note(flags.check_adjacent, kCheck, kNoCheck, me);
-  note(flags.native_weights, kNativeWeights, kNoNativeWeights, me);
+  const int me = size - rank;
+  note(options.weighted, kWeighted, kUnweighted, 0, me);
+  note(options.reorder, kReorder, kNoReorder, 1, me);
+  note(flags.check_adjacent, kCheck, kNoCheck, 2, me);
+  note(flags.native_weights, kNativeWeights, kNoNativeWeights, 3, me);
+}
+
+void CreationAgreement::note(bool value, Flag yes, Flag no, int bit, int me) {
+  flag_ranks_[value ? yes : no] = me;
+  if (value) values_[kFlags] |= 1 << bit;
+  values_[kNotFlags] = -values_[kFlags];
 }
 
 LeaseOffer CreationAgreement::agreed_lease() const {
@@ -57,25 +63,33 @@ CreationAgreement::~CreationAgreement() {
 void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<LocalError>& local,
                                         const char* caller) const {
   throw_agreed_error(comm, values_[kError], local);
+  if (values_[kFlags] == -values_[kNotFlags]) return;  // every rank gave the same flags
+  // Some differ (every rank sees it): a reduction of its own names the first
+  // rank that gave each value.
+  FlagRanks first = flag_ranks_;
+  check_mpi(PMPI_Allreduce(MPI_IN_PLACE, first.data(), kFlagSlots, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  const auto differ = [&](Flag yes, Flag no) { return first[yes] != 0 && first[no] != 0; };
+  const auto rank_of = [&](Flag flag) { return std::to_string(size_ - first[flag]); };
   const std::string prefix = std::string(caller) + ": ";
   if (differ(kUnweighted, kWeighted)) {
-    throw Error(MPI_ERR_ARG, prefix + "rank " + std::to_string(first_rank(kUnweighted)) + " passes MPI_UNWEIGHTED as " +
-                                 weights_argument_ + " but rank " + std::to_string(first_rank(kWeighted)) +
+    throw Error(MPI_ERR_ARG, prefix + "rank " + rank_of(kUnweighted) + " passes MPI_UNWEIGHTED as " +
+                                 weights_argument_ + " but rank " + rank_of(kWeighted) +
                                  " passes weights; MPI_UNWEIGHTED must be given on all ranks or none");
   }
   if (differ(kReorder, kNoReorder)) {
-    throw Error(MPI_ERR_ARG, prefix + "reorder is true on rank " + std::to_string(first_rank(kReorder)) +
-                                 " but false on rank " + std::to_string(first_rank(kNoReorder)) +
-                                 "; it must be the same on all ranks");
+    throw Error(MPI_ERR_ARG, prefix + "reorder is true on rank " + rank_of(kReorder) + " but false on rank " +
+                                 rank_of(kNoReorder) + "; it must be the same on all ranks");
   }
-  throw_if_flag_differs(kCheck, kNoCheck, kCheckAdjacentKey, prefix);
-  throw_if_flag_differs(kNativeWeights, kNoNativeWeights, kNativeWeightsKey, prefix);
+  throw_if_flag_differs(first, kCheck, kNoCheck, kCheckAdjacentKey, prefix);
+  throw_if_flag_differs(first, kNativeWeights, kNoNativeWeights, kNativeWeightsKey, prefix);
+  throw Error(MPI_ERR_INTERN, prefix + "the ranks' flags differed in the agreement but not when named");
 }
 
-void CreationAgreement::throw_if_flag_differs(Slot yes, Slot no, const char* key, const std::string& prefix) const {
-  if (!differ(yes, no)) return;
-  throw Error(MPI_ERR_ARG, prefix + "info key " + key + " is true on rank " + std::to_string(first_rank(yes)) +
-                               " but not on rank " + std::to_string(first_rank(no)) +
+void CreationAgreement::throw_if_flag_differs(const FlagRanks& first, Flag yes, Flag no, const char* key,
+                                              const std::string& prefix) const {
+  if (first[yes] == 0 || first[no] == 0) return;
+  throw Error(MPI_ERR_ARG, prefix + "info key " + key + " is true on rank " + std::to_string(size_ - first[yes]) +
+                               " but not on rank " + std::to_string(size_ - first[no]) +
                                "; it must be the same on all ranks");
 }
 

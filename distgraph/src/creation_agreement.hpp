@@ -4,9 +4,14 @@
 // and the info keys the constructor reads), whether dist_graph_create takes
 // a second round or sends to a hub, and the result's channel lease
 // (LeaseOffer, core/shared_channel.hpp), which so needs no round of its own.
-// Reduced with MPI_MAX, each flag's slot holds size - r for the lowest rank r
-// where the condition holds, 0 where it holds nowhere (the second round and
-// the hub: 1 where it holds on any rank); the lease's values follow.
+// Reduced with MPI_MAX: the error's slot holds size - r for the lowest rank r
+// that failed (0: none), the flags that must agree one bit each, with their
+// negation beside them (equal everywhere when max = -max of the negation),
+// the second round and the hub 1 where they hold on any rank; the lease's
+// values follow. Every rank sends these values in each round of the
+// agreement, and on hosts of many ranks the host's network adapter sends
+// them one after another, so they are kept few: which ranks gave which
+// flags is asked for only when they differ (docs/design/sparse-exchange.md).
 #include <array>
 #include <optional>
 #include <span>
@@ -70,8 +75,10 @@ class CreationAgreement {
   ~CreationAgreement();  // waits for a reduction still in flight (an exception left it)
 
  private:
-  enum Slot {
-    kError,
+  enum Slot { kError, kFlags, kNotFlags, kBySource, kHub, kSlots };
+  // Per flag and value, this rank's size - rank where it gave that value, 0
+  // where not: reduced only when the flags differ, to name the first rank of each.
+  enum Flag {
     kUnweighted,
     kWeighted,
     kReorder,
@@ -80,15 +87,14 @@ class CreationAgreement {
     kNoCheck,
     kNativeWeights,
     kNoNativeWeights,
-    kBySource,
-    kHub,
-    kSlots
+    kFlagSlots
   };
-  [[nodiscard]] int first_rank(Slot slot) const { return size_ - values_[slot]; }
-  [[nodiscard]] bool differ(Slot yes, Slot no) const { return values_[yes] != 0 && values_[no] != 0; }
-  void note(bool value, Slot yes, Slot no, int me) { values_[value ? yes : no] = me; }
-  void throw_if_flag_differs(Slot yes, Slot no, const char* key, const std::string& prefix) const;
+  using FlagRanks = std::array<int, kFlagSlots>;
+  void note(bool value, Flag yes, Flag no, int bit, int me);
+  void throw_if_flag_differs(const FlagRanks& first, Flag yes, Flag no, const char* key,
+                             const std::string& prefix) const;
   std::array<int, kSlots + LeaseOffer::kValues> values_{};
+  FlagRanks flag_ranks_{};
   MPI_Request reduction_ = MPI_REQUEST_NULL;
   LeaseOffer lease_;
   int size_;
