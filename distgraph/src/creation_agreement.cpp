@@ -18,12 +18,12 @@ CreationAgreement::CreationAgreement(const std::optional<LocalError>& error, con
   note(options.reorder, kReorder, kNoReorder, 1, me);
   note(flags.check_adjacent, kCheck, kNoCheck, 2, me);
   note(flags.native_weights, kNativeWeights, kNoNativeWeights, 3, me);
+  values_[kNotFlags] = -values_[kFlags];
 }
 
 void CreationAgreement::note(bool value, Flag yes, Flag no, int bit, int me) {
   flag_ranks_[value ? yes : no] = me;
   if (value) values_[kFlags] |= 1 << bit;
-  values_[kNotFlags] = -values_[kFlags];
 }
 
 LeaseOffer CreationAgreement::agreed_lease() const {
@@ -68,17 +68,15 @@ void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<Local
   // rank that gave each value.
   FlagRanks first = flag_ranks_;
   check_mpi(PMPI_Allreduce(MPI_IN_PLACE, first.data(), kFlagSlots, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  const auto differ = [&](Flag yes, Flag no) { return first[yes] != 0 && first[no] != 0; };
-  const auto rank_of = [&](Flag flag) { return std::to_string(size_ - first[flag]); };
   const std::string prefix = std::string(caller) + ": ";
-  if (differ(kUnweighted, kWeighted)) {
-    throw Error(MPI_ERR_ARG, prefix + "rank " + rank_of(kUnweighted) + " passes MPI_UNWEIGHTED as " +
-                                 weights_argument_ + " but rank " + rank_of(kWeighted) +
+  if (differ(first, kUnweighted, kWeighted)) {
+    throw Error(MPI_ERR_ARG, prefix + "rank " + rank_of(first, kUnweighted) + " passes MPI_UNWEIGHTED as " +
+                                 weights_argument_ + " but rank " + rank_of(first, kWeighted) +
                                  " passes weights; MPI_UNWEIGHTED must be given on all ranks or none");
   }
-  if (differ(kReorder, kNoReorder)) {
-    throw Error(MPI_ERR_ARG, prefix + "reorder is true on rank " + rank_of(kReorder) + " but false on rank " +
-                                 rank_of(kNoReorder) + "; it must be the same on all ranks");
+  if (differ(first, kReorder, kNoReorder)) {
+    throw Error(MPI_ERR_ARG, prefix + "reorder is true on rank " + rank_of(first, kReorder) + " but false on rank " +
+                                 rank_of(first, kNoReorder) + "; it must be the same on all ranks");
   }
   throw_if_flag_differs(first, kCheck, kNoCheck, kCheckAdjacentKey, prefix);
   throw_if_flag_differs(first, kNativeWeights, kNoNativeWeights, kNativeWeightsKey, prefix);
@@ -87,10 +85,9 @@ void CreationAgreement::throw_if_failed(MPI_Comm comm, const std::optional<Local
 
 void CreationAgreement::throw_if_flag_differs(const FlagRanks& first, Flag yes, Flag no, const char* key,
                                               const std::string& prefix) const {
-  if (first[yes] == 0 || first[no] == 0) return;
-  throw Error(MPI_ERR_ARG, prefix + "info key " + key + " is true on rank " + std::to_string(size_ - first[yes]) +
-                               " but not on rank " + std::to_string(size_ - first[no]) +
-                               "; it must be the same on all ranks");
+  if (!differ(first, yes, no)) return;
+  throw Error(MPI_ERR_ARG, prefix + "info key " + key + " is true on rank " + rank_of(first, yes) +
+                               " but not on rank " + rank_of(first, no) + "; it must be the same on all ranks");
 }
 
 }  // namespace distopo::detail

@@ -90,6 +90,12 @@ class CreationAgreement {
     kFlagSlots
   };
   using FlagRanks = std::array<int, kFlagSlots>;
+  // After the flags' own reduction (`first`): whether some rank gave each
+  // value, and the first rank that gave `flag`.
+  static bool differ(const FlagRanks& first, Flag yes, Flag no) { return first[yes] != 0 && first[no] != 0; }
+  [[nodiscard]] std::string rank_of(const FlagRanks& first, Flag flag) const {
+    return std::to_string(size_ - first[flag]);
+  }
   void note(bool value, Flag yes, Flag no, int bit, int me);
   void throw_if_flag_differs(const FlagRanks& first, Flag yes, Flag no, const char* key,
                              const std::string& prefix) const;
