@@ -64,19 +64,46 @@ int CommGraph::max_degree() const {
   return degree;
 }
 
-double CommGraph::off_node_share(int ranks_per_node) const {
+std::vector<int> CommGraph::consecutive_nodes(int ranks_per_node) const {
+  std::vector<int> node_of(static_cast<std::size_t>(size_));
+  for (int r = 0; r < size_; ++r) node_of[static_cast<std::size_t>(r)] = r / ranks_per_node;
+  return node_of;
+}
+
+double CommGraph::off_node_share(int ranks_per_node) const { return off_node_share(consecutive_nodes(ranks_per_node)); }
+
+std::int64_t CommGraph::node_pairs(int ranks_per_node) const { return node_pairs(consecutive_nodes(ranks_per_node)); }
+
+double CommGraph::off_node_share(std::span<const int> node_of) const {
   std::int64_t off = 0;
   for (int r = 0; r < size_; ++r) {
-    for (const int d : destinations(r)) off += (d / ranks_per_node != r / ranks_per_node) ? 1 : 0;
+    for (const int d : destinations(r))
+      off += node_of[static_cast<std::size_t>(d)] != node_of[static_cast<std::size_t>(r)];
   }
   return edge_count() == 0 ? 0.0 : static_cast<double>(off) / static_cast<double>(edge_count());
 }
 
-std::int64_t CommGraph::node_pairs(int ranks_per_node) const {
+double CommGraph::off_node_weight_share(std::span<const int> node_of) const {
+  double off = 0;
+  double total = 0;
+  for (int r = 0; r < size_; ++r) {
+    const auto ranks = destinations(r);
+    const auto weights = destination_weights(r);
+    for (std::size_t k = 0; k < ranks.size(); ++k) {
+      total += weights[k];
+      if (node_of[static_cast<std::size_t>(ranks[k])] != node_of[static_cast<std::size_t>(r)]) off += weights[k];
+    }
+  }
+  return total == 0 ? 0.0 : off / total;
+}
+
+std::int64_t CommGraph::node_pairs(std::span<const int> node_of) const {
   std::vector<std::pair<int, int>> pairs;
   for (int r = 0; r < size_; ++r) {
+    const int from = node_of[static_cast<std::size_t>(r)];
     for (const int d : destinations(r)) {
-      if (d / ranks_per_node != r / ranks_per_node) pairs.emplace_back(r / ranks_per_node, d / ranks_per_node);
+      const int to = node_of[static_cast<std::size_t>(d)];
+      if (to != from) pairs.emplace_back(from, to);
     }
   }
   std::sort(pairs.begin(), pairs.end());

@@ -65,6 +65,14 @@ class CommGraph {
   // Distinct (source node, destination node) pairs with an edge between two
   // different nodes: the messages that leave nodes when they are aggregated.
   [[nodiscard]] std::int64_t node_pairs(int ranks_per_node) const;
+  // The same where graph node v lies on machine node node_of[v] (a
+  // reordered communicator), and the share of the weight (bytes) that leaves
+  // nodes.
+  [[nodiscard]] double off_node_share(std::span<const int> node_of) const;
+  [[nodiscard]] double off_node_weight_share(std::span<const int> node_of) const;
+  [[nodiscard]] std::int64_t node_pairs(std::span<const int> node_of) const;
+  // node_of for `ranks_per_node` consecutive ranks per node.
+  [[nodiscard]] std::vector<int> consecutive_nodes(int ranks_per_node) const;
 
  private:
   static std::span<const int> slice(const std::vector<std::int64_t>& first, const std::vector<int>& values, int rank) {

@@ -10,6 +10,12 @@
 //                  communicator, not in time_s: a blocking first call includes
 //                  whatever the implementation plans at its first call
 //   init_s         persistent form: distopo's *_init call (not in time_s)
+// With --reorder distopo's communicators are made with reorder = true (the
+// node-aware mapping, the pattern's weights as edge weights), as a program
+// that lets the library place its ranks gets them; MPICH ignores reorder, so
+// the direct baseline keeps the identity. Those rows add the mapping's
+// mapped_off_node_share, mapped_off_node_bytes_share and mapped_node_pairs
+// beside the identity's off_node_share, off_node_bytes_share and node_pairs.
 // Run: smpirun -np P -platform ... neighbor_sim [options] (scripts/smpi/simulate_neighbor.sh
 // sets the SMPI configuration and the platform).
 #include <mpi.h>
@@ -19,6 +25,7 @@
 #undef exit
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -57,6 +64,7 @@ struct Settings {
   std::vector<long long> bytes = {8, 64, 256, 1024, 4096, 16384, 65536};
   int reps = 3;
   bool verify = false;
+  bool reorder = false;  // distopo's communicators with reorder = true
   smpi_bench::PatternOptions pattern;
   smpi_bench::MachineModel model;
   // Labels copied into every row (set by the script).
@@ -187,13 +195,16 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-distopo::Comm make_topology(const Shape& s, const std::string& algorithm) {
+// `parent`: MPI_COMM_WORLD, or with reorder a copy of it (SMPI keeps one
+// MPI_COMM_WORLD object, attributes included, for all simulated ranks, and
+// the reordering path caches its private channel in an attribute).
+distopo::Comm make_topology(MPI_Comm parent, const Shape& s, const std::string& algorithm, bool reorder) {
   MPI_Info info = MPI_INFO_NULL;
   MPI_Info_create(&info);
   MPI_Info_set(info, "distopo_neighbor_algorithm", algorithm.c_str());
   distopo::Comm comm =
-      distopo::dist_graph_create_adjacent(MPI_COMM_WORLD, s.lists.sources, s.source_weights, s.lists.destinations,
-                                          s.destination_weights, {.weighted = true, .reorder = false, .info = info});
+      distopo::dist_graph_create_adjacent(parent, s.lists.sources, s.source_weights, s.lists.destinations,
+                                          s.destination_weights, {.weighted = true, .reorder = reorder, .info = info});
 #if NEIGHBOR_SIM_HAS_ALGORITHMS
   distopo::set_neighbor_info(comm, info);
 #else
@@ -241,6 +252,7 @@ struct Result {
   double first_call = -1;
   double init = -1;
   long long wrong = 0;
+  std::vector<int> node_of;  // with reorder, on rank 0: the host of each graph node
 };
 
 Result run_direct(const Settings& settings, const Shape& s, const Buffers& b, int rank) {
@@ -259,19 +271,54 @@ Result run_direct(const Settings& settings, const Shape& s, const Buffers& b, in
   return result;
 }
 
-Result run_distopo(const Settings& settings, const std::string& form, const Shape& s, const Buffers& b, int rank) {
+// The host this process runs on, as the lowest MPI_COMM_WORLD rank on it.
+int host_id() {
+  int world_rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int lowest = world_rank;
+  MPI_Allreduce(&world_rank, &lowest, 1, MPI_INT, MPI_MIN, node);
+  MPI_Comm_free(&node);
+  return lowest;
+}
+
+// On MPI_COMM_WORLD's rank 0: the host of each graph node of `comm`, a
+// reordered copy of MPI_COMM_WORLD whose rank v holds graph node v.
+std::vector<int> hosts_of_graph_nodes(MPI_Comm comm) {
+  int world_rank = 0;
+  int size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::array<int, 2> mine{0, host_id()};  // graph node, host
+  MPI_Comm_rank(comm, &mine[0]);
+  std::vector<int> all(world_rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
+  MPI_Gather(mine.data(), 2, MPI_INT, all.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
+  std::vector<int> node_of(all.size() / 2);
+  for (std::size_t r = 0; r < node_of.size(); ++r) node_of[static_cast<std::size_t>(all[2 * r])] = all[2 * r + 1];
+  return node_of;
+}
+
+Result run_distopo(const Settings& settings, MPI_Comm parent, const std::string& form,
+                   const smpi_bench::CommGraph& graph, long long bytes, int rank) {
   Result result;
   // A new communicator per block size, so that the first call plans afresh.
-  distopo::Comm comm = make_topology(s, settings.algorithm);
+  distopo::Comm comm = make_topology(parent, shape_of(graph, rank, bytes), settings.algorithm, settings.reorder);
+  // Reordered, this process holds graph node `node`: its lists and blocks.
+  int node = rank;
+  MPI_Comm_rank(comm.get(), &node);
+  if (settings.reorder) result.node_of = hosts_of_graph_nodes(comm.get());
+  const Shape s = shape_of(graph, node, bytes);
+  const Buffers b(s, !settings.verify);
   const std::span<const std::byte> send = b.send();
   const std::span<std::byte> recv = b.recv();
-  if (settings.verify) fill(s, rank, b);
+  if (settings.verify) fill(s, node, b);
   if (form == "blocking") {
     const auto call = [&] {
       distopo::neighbor_alltoallv(comm.get(), send, s.sendcounts, s.sdispls, recv, s.recvcounts, s.rdispls);
     };
     result.first_call = timed(call);
-    if (settings.verify) result.wrong += check(s, rank, b);
+    if (settings.verify) result.wrong += check(s, node, b);
     for (int rep = 0; rep < settings.reps; ++rep) result.times.push_back(timed(call));
     result.choice = algorithm_used(comm.get());
   } else {
@@ -285,7 +332,7 @@ Result run_distopo(const Settings& settings, const std::string& form, const Shap
       request.wait();
     };
     result.first_call = timed(call);
-    if (settings.verify) result.wrong += check(s, rank, b);
+    if (settings.verify) result.wrong += check(s, node, b);
     for (int rep = 0; rep < settings.reps; ++rep) result.times.push_back(timed(call));
     result.choice = algorithm_used(request);
   }
@@ -293,11 +340,20 @@ Result run_distopo(const Settings& settings, const std::string& form, const Shap
 }
 
 nlohmann::json pattern_stats(const smpi_bench::CommGraph& graph, int ranks_per_node) {
+  const std::vector<int> identity = graph.consecutive_nodes(ranks_per_node);
   return {{"degree_min", graph.min_degree()},
           {"degree_max", graph.max_degree()},
           {"degree_mean", static_cast<double>(graph.edge_count()) / graph.size()},
-          {"off_node_share", graph.off_node_share(ranks_per_node)},
-          {"node_pairs", graph.node_pairs(ranks_per_node)}};
+          {"off_node_share", graph.off_node_share(identity)},
+          {"off_node_bytes_share", graph.off_node_weight_share(identity)},
+          {"node_pairs", graph.node_pairs(identity)}};
+}
+
+nlohmann::json mapped_stats(const smpi_bench::CommGraph& graph, const std::vector<int>& node_of) {
+  return {{"reorder", true},
+          {"mapped_off_node_share", graph.off_node_share(node_of)},
+          {"mapped_off_node_bytes_share", graph.off_node_weight_share(node_of)},
+          {"mapped_node_pairs", graph.node_pairs(node_of)}};
 }
 
 int node_size() {
@@ -318,6 +374,8 @@ void run(const Settings& settings, int rank, int size) {
     throw std::runtime_error("the platform puts " + std::to_string(min_node) + "-" + std::to_string(max_node) +
                              " ranks on a host, not --ranks-per-node " + std::to_string(settings.ranks_per_node));
   }
+  MPI_Comm parent = MPI_COMM_WORLD;
+  if (settings.reorder) MPI_Comm_dup(MPI_COMM_WORLD, &parent);
   for (const std::string& pattern : settings.patterns) {
     const smpi_bench::CommGraph& graph = smpi_bench::pattern_graph(pattern, size, settings.pattern);
     const nlohmann::json stats = rank == 0 ? pattern_stats(graph, max_node) : nlohmann::json{};
@@ -328,9 +386,9 @@ void run(const Settings& settings, int rank, int size) {
           const Shape s = shape_of(graph, rank, bytes);
           const Result r = [&] {
             if (impl == "direct" && direct_results.contains(bytes)) return direct_results.at(bytes);
+            if (impl == "distopo") return run_distopo(settings, parent, form, graph, bytes, rank);
             const Buffers b(s, !settings.verify);
-            if (impl == "direct") return direct_results[bytes] = run_direct(settings, s, b, rank);
-            return run_distopo(settings, form, s, b, rank);
+            return direct_results[bytes] = run_direct(settings, s, b, rank);
           }();
           const long long wrong = settings.verify ? sum_over_ranks(r.wrong) : -1;
           const long long total_bytes = sum_over_ranks(static_cast<long long>(s.send_bytes));
@@ -355,12 +413,14 @@ void run(const Settings& settings, int rank, int size) {
           if (settings.verify) row["wrong_bytes"] = wrong;
           if (!r.choice.is_null()) row.update(r.choice);
           row.update(stats);
+          if (!r.node_of.empty()) row.update(mapped_stats(graph, r.node_of));
           std::printf("%s\n", row.dump().c_str());
           std::fflush(stdout);
         }
       }
     }
   }
+  if (parent != MPI_COMM_WORLD) MPI_Comm_free(&parent);
 }
 
 }  // namespace
@@ -381,6 +441,8 @@ int main(int argc, char** argv) {
   app.add_option("--bytes", settings.bytes, "mean block sizes in bytes")->delimiter(',');
   app.add_option("--reps", settings.reps, "timed calls per block size (median reported)")->check(CLI::PositiveNumber);
   app.add_flag("--verify", settings.verify, "private buffers, contents checked (wrong_bytes in each row)");
+  app.add_flag("--reorder", settings.reorder,
+               "distopo: communicators made with reorder = true (the node-aware mapping of the pattern's weights)");
   app.add_option("--kout", settings.pattern.kout, "random_kout: destinations per rank");
   app.add_option("--points-per-rank", settings.pattern.points_per_rank, "laplace27_metis: grid points per part");
   app.add_option("--seed", settings.pattern.seed, "seed of random_kout and METIS");

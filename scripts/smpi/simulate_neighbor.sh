@@ -22,6 +22,8 @@
 #   --poll-cost SECONDS    what one MPI_Iprobe or MPI_Test costs (default: the model's, 1e-7);
 #                          rows then carry poll_cost_s: give them an --out of their own
 #   --verify               private buffers, contents checked (small P only: no shared buffers)
+#   --reorder              distopo's communicators made with reorder = true (the node-aware
+#                          mapping); the direct baseline keeps the identity, as MPICH does
 #   --out FILE             JSON lines, appended (default BUILD-DIR/results/neighbor_smpi.jsonl;
 #                          the committed rows are docs/results/neighbor/smpi.jsonl: name it to add to them)
 #   --log-dir DIR          one log per run (default BUILD-DIR/logs)
@@ -32,7 +34,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build-smpi"
 patterns=stencil27,laplace27_metis,random_kout impls=direct,distopo algorithms=auto forms=persistent,blocking
 bytes=8,64,256,1024,4096,16384,65536 models=overheads per_node=64 reps=3 verify=() out="" log_dir="" skip_done=0
-poll_cost=""
+poll_cost="" reorder=()
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
     --reps) reps=$2; shift 2 ;;
     --poll-cost) poll_cost=$2; shift 2 ;;
     --verify) verify=(--verify); shift ;;
+    --reorder) reorder=(--reorder); shift ;;
     --out) out=$2; shift 2 ;;
     --build-dir) build=$(realpath -m "$2"); shift 2 ;;
     --log-dir) log_dir=$2; shift 2 ;;
@@ -86,15 +89,20 @@ for p in "${sizes[@]}"; do
       for impl in ${impls//,/ }; do
         impl_algorithms=$algorithms
         [ "$impl" = direct ] && impl_algorithms=mpich_linear
+        # Only distopo reorders: MPICH ignores reorder.
+        impl_reorder=()
+        [ "$impl" = distopo ] && impl_reorder=("${reorder[@]}")
+        reorder_key="reorder="
+        [ ${#impl_reorder[@]} -eq 0 ] || reorder_key="reorder=true"
         for algorithm in ${impl_algorithms//,/ }; do
-          label="P=$p model=$model pattern=$pattern impl=$impl algorithm=$algorithm"
+          label="P=$p model=$model pattern=$pattern impl=$impl algorithm=$algorithm${impl_reorder:+ reorder}"
           # The (form, bytes) rows still to do.
           todo_forms=() todo_bytes=()
           for form in ${forms//,/ }; do
             for b in ${bytes//,/ }; do
               if [ "$skip_done" -eq 1 ] && smpi_row_done "$out" "P=$p" "model=$model" "pattern=$pattern" \
                 "impl=$impl" "algorithm=$algorithm" "form=$form" "bytes=$b" "ranks_per_node=$per_node" \
-                "${poll_key[@]}"; then
+                "$reorder_key" "${poll_key[@]}"; then
                 continue
               fi
               [[ " ${todo_forms[*]} " == *" $form "* ]] || todo_forms+=("$form")
@@ -105,7 +113,7 @@ for p in "${sizes[@]}"; do
             echo "skip  $label"
             continue
           fi
-          log="$log_dir/neighbor_${model}_${pattern}_${impl}_${algorithm}_${p}_${per_node}pn${poll_cost:+_poll$poll_cost}.log"
+          log="$log_dir/neighbor_${model}_${pattern}_${impl}_${algorithm}_${p}_${per_node}pn${poll_cost:+_poll$poll_cost}${impl_reorder:+_reorder}.log"
           algorithm_args=()
           [ "$impl" = distopo ] && algorithm_args=(--algorithm "$algorithm")
           start=$(date +%s)
@@ -115,7 +123,7 @@ for p in "${sizes[@]}"; do
           if ! (cd "$log_dir" && LD_PRELOAD="$simgrid_preload" "${measure[@]}" smpirun -np "$p" -platform "$platform" \
             -hostfile "$hostfile" "${model_cfg[@]}" "${size_cfg[@]}" "$build/bench/smpi/neighbor_sim" \
             --pattern "$pattern" --impl "$impl" "${algorithm_args[@]}" --form "$(IFS=,; echo "${todo_forms[*]}")" \
-            --bytes "$(IFS=,; echo "${todo_bytes[*]}")" --reps "$reps" "${verify[@]}" "${model_args[@]}" \
+            --bytes "$(IFS=,; echo "${todo_bytes[*]}")" --reps "$reps" "${verify[@]}" "${impl_reorder[@]}" "${model_args[@]}" \
             --model-name "$model" --platform "$(basename "$platform" .xml)" --ranks-per-node "$per_node") 2>"$log" |
             while IFS= read -r line; do
               printf '%s\n' "$line" >>"$log.rows"

@@ -66,7 +66,8 @@ smpi_platform() {
 
 # Succeeds if JSON-lines file $1 holds a row with every field of $2...
 # (name=value; equal as JSON values, as text, or as numbers: "1e-7" matches
-# both 1e-7 and "1e-7").
+# both 1e-7 and "1e-7"; name= with no value: the row lacks the field or holds
+# false there).
 # Parsed, not grepped: rows written with spaces ("P": 256) or in another key
 # order are found too.
 smpi_row_done() {
@@ -99,7 +100,11 @@ for line in lines:
         row = json.loads(line)
     except ValueError:
         continue
-    if all(name in row and same(row[name], text) for name, text in wanted.items()):
+    def matches(name, text):
+        if text == "":
+            return row.get(name) in (None, False)
+        return name in row and same(row[name], text)
+    if all(matches(name, text) for name, text in wanted.items()):
         sys.exit(0)
 sys.exit(1)
 PY
