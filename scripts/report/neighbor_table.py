@@ -14,6 +14,7 @@ topology is its pattern and machine model ("stencil27/overheads").
         docs/results/neighbor/smpi_joined.jsonl                                                 # several files
     python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_headers.jsonl \
         docs/results/neighbor/smpi_lengths.jsonl                         # rows with "header_bits", "run_lengths"
+    python3 scripts/report/neighbor_table.py docs/results/neighbor/smpi_reorder.jsonl  # rows with "reorder"
 
 Several files make one table (a later row of a cell and implementation
 replaces an earlier one).
@@ -33,7 +34,9 @@ def name(row):
     # Persistent runs whose relays learned the groups' lengths at init: for
     # every message (e3e6a65), or for those between hosts only (2d677b1).
     lengths = {"init": "/lengths at init", "init_between_hosts": "/lengths at init between hosts"}
-    return name + lengths.get(row.get("run_lengths"), "")
+    name += lengths.get(row.get("run_lengths"), "")
+    # Communicators made with reorder = true (the node-aware mapping).
+    return name + ("/reordered" if row.get("reorder") else "")
 
 
 def topology(row):
