@@ -33,6 +33,7 @@
 #include <exception>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -271,26 +272,14 @@ Result run_direct(const Settings& settings, const Shape& s, const Buffers& b, in
   return result;
 }
 
-// The host this process runs on, as the lowest MPI_COMM_WORLD rank on it.
-int host_id() {
-  int world_rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  MPI_Comm node = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int lowest = world_rank;
-  MPI_Allreduce(&world_rank, &lowest, 1, MPI_INT, MPI_MIN, node);
-  MPI_Comm_free(&node);
-  return lowest;
-}
-
 // On MPI_COMM_WORLD's rank 0: the host of each graph node of `comm`, a
 // reordered copy of MPI_COMM_WORLD whose rank v holds graph node v.
-std::vector<int> hosts_of_graph_nodes(MPI_Comm comm) {
+std::vector<int> hosts_of_graph_nodes(MPI_Comm comm, int host) {
   int world_rank = 0;
   int size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::array<int, 2> mine{0, host_id()};  // graph node, host
+  std::array<int, 2> mine{0, host};  // graph node, host
   MPI_Comm_rank(comm, &mine[0]);
   std::vector<int> all(world_rank == 0 ? 2 * static_cast<std::size_t>(size) : 0);
   MPI_Gather(mine.data(), 2, MPI_INT, all.data(), 2, MPI_INT, 0, MPI_COMM_WORLD);
@@ -299,16 +288,19 @@ std::vector<int> hosts_of_graph_nodes(MPI_Comm comm) {
   return node_of;
 }
 
+// `given`: graph node `rank`'s shape, which this process passes to the constructor.
 Result run_distopo(const Settings& settings, MPI_Comm parent, const std::string& form,
-                   const smpi_bench::CommGraph& graph, long long bytes, int rank) {
+                   const smpi_bench::CommGraph& graph, const Shape& given, long long bytes, int rank, int host) {
   Result result;
   // A new communicator per block size, so that the first call plans afresh.
-  distopo::Comm comm = make_topology(parent, shape_of(graph, rank, bytes), settings.algorithm, settings.reorder);
+  distopo::Comm comm = make_topology(parent, given, settings.algorithm, settings.reorder);
   // Reordered, this process holds graph node `node`: its lists and blocks.
   int node = rank;
   MPI_Comm_rank(comm.get(), &node);
-  if (settings.reorder) result.node_of = hosts_of_graph_nodes(comm.get());
-  const Shape s = shape_of(graph, node, bytes);
+  if (settings.reorder) result.node_of = hosts_of_graph_nodes(comm.get(), host);
+  std::optional<Shape> moved;
+  if (node != rank) moved = shape_of(graph, node, bytes);
+  const Shape& s = moved ? *moved : given;
   const Buffers b(s, !settings.verify);
   const std::span<const std::byte> send = b.send();
   const std::span<std::byte> recv = b.recv();
@@ -356,17 +348,26 @@ nlohmann::json mapped_stats(const smpi_bench::CommGraph& graph, const std::vecto
           {"mapped_node_pairs", graph.node_pairs(node_of)}};
 }
 
-int node_size() {
+// This process's host: its number of ranks, and an id (the lowest
+// MPI_COMM_WORLD rank on it).
+struct Host {
+  int ranks = 0;
+  int id = 0;
+};
+
+Host this_host(int rank) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int size = 0;
-  MPI_Comm_size(node, &size);
+  Host host;
+  MPI_Comm_size(node, &host.ranks);
+  MPI_Allreduce(&rank, &host.id, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
-  return size;
+  return host;
 }
 
 void run(const Settings& settings, int rank, int size) {
-  const int per_node = node_size();
+  const Host host = this_host(rank);
+  const int per_node = host.ranks;
   int min_node = per_node, max_node = per_node;
   MPI_Allreduce(MPI_IN_PLACE, &min_node, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &max_node, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -386,7 +387,7 @@ void run(const Settings& settings, int rank, int size) {
           const Shape s = shape_of(graph, rank, bytes);
           const Result r = [&] {
             if (impl == "direct" && direct_results.contains(bytes)) return direct_results.at(bytes);
-            if (impl == "distopo") return run_distopo(settings, parent, form, graph, bytes, rank);
+            if (impl == "distopo") return run_distopo(settings, parent, form, graph, s, bytes, rank, host.id);
             const Buffers b(s, !settings.verify);
             return direct_results[bytes] = run_direct(settings, s, b, rank);
           }();
