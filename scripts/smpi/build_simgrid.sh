@@ -8,6 +8,12 @@
 #     sending at once each completion costs O(P), and distopo's exchange at
 #     16384 ranks did not finish in an hour. The patch keeps them in a hash map
 #     instead. Same simulated times: docs/results/scaling/README.md.
+#   - exscan-recursive-doubling adds a setting,
+#     smpi/exscan-recursive-doubling (off by default), that runs MPI_Exscan as
+#     MPICH does: log2(P) exchanges with rank ^ mask. SimGrid's own sends each
+#     rank's value to every higher rank: P^2 / 2 messages, and a reordering
+#     dist_graph_create (one MPI_Exscan to number the hosts) took 101 s of
+#     simulator time at 1024 ranks and did not finish in 51 minutes at 4096.
 #   - overheads-timeline adds a setting, smpi/overheads-timeline (off by
 #     default, so other runs are unchanged), that charges each rank's send and
 #     receive overheads on one timeline, receive overheads at arrival: see the

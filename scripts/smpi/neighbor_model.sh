@@ -54,6 +54,9 @@ neighbor_model() {
     # MPI_Wtime costs nothing (SMPI's default charges 10 ns per call).
     --cfg=smpi/wtime:0
     --cfg=smpi/barrier:ompi_bruck --cfg=smpi/allreduce:rdb
+    # MPICH's MPI_Exscan (node discovery in a reordering create): SimGrid's
+    # own sends P^2 / 2 messages (the exscan patch of build_simgrid.sh).
+    --cfg=smpi/exscan-recursive-doubling:yes
     --cfg=smpi/simulate-computation:no
     --log=root.thres:warning
   )
