@@ -25,7 +25,8 @@
 #   shared_link    o + L + 4 (S + 16 + w) / B
 # Exit 1 unless every simulated time is within 10 ns of its formula, for the
 # model with overheads and the one without (SimGrid rounds times to 1 ns; the
-# committed run agreed to 0.6 ns: docs/results/neighbor/README.md).
+# committed run agreed to 0.6 ns: docs/results/neighbor/README.md), and
+# unless MPI_Exscan (bench/smpi/exscan_check_sim) gives its definition's results.
 # Usage: bash scripts/smpi/check_neighbor_model.sh [--build-dir DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +34,7 @@ build="$root/build-smpi"
 [ "${1:-}" = --build-dir ] && build=$(realpath -m "$2")
 source "$root/scripts/smpi/smpi_common.sh"
 source "$root/scripts/smpi/neighbor_model.sh"
-smpi_build "$build" model_check_sim
+smpi_build "$build" model_check_sim exscan_check_sim
 smpi_simgrid "$build" 0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -92,4 +93,13 @@ for line in open(sys.argv[1]):
 sys.exit(0 if ok else 1)
 PY
 done
+# MPI_Exscan as the model runs it (smpi/exscan-recursive-doubling) against
+# its definition, on the first n of 13 ranks for every n (an odd count, so
+# that some ranks have no partner at some distance).
+neighbor_platform "$scratch" 16 8
+(cd "$scratch" && LD_PRELOAD="$simgrid_preload" smpirun -np 13 -platform "$platform" -hostfile "$hostfile" \
+  "${model_cfg[@]}" "$build/bench/smpi/exscan_check_sim" >"$scratch/exscan.jsonl" 2>"$scratch/exscan.log") ||
+  { cat "$scratch/exscan.log" >&2; exit 1; }
+echo "### MPI_Exscan: $(cat "$scratch/exscan.jsonl")"
+grep -q '"wrong": 0}' "$scratch/exscan.jsonl" || status=1
 exit "$status"
