@@ -37,17 +37,17 @@ def balanced_dims(size):
     return best
 
 
+def neighbors(p, wrap=None):
+    """The 26 points `p` sends a block to, on the torus `wrap` if given."""
+    for d in OFFSETS:
+        q = (p[0] + d[0], p[1] + d[1], p[2] + d[2])
+        yield tuple(q[i] % wrap[i] for i in range(3)) if wrap else q
+
+
 def blocks_out(points, wrap=None):
-    """Blocks that leave `points` (each point sends one to each of its 26 neighbors)."""
+    """Blocks that leave `points`."""
     inside = set(points)
-    out = 0
-    for p in inside:
-        for d in OFFSETS:
-            q = tuple(p[i] + d[i] for i in range(3))
-            if wrap:
-                q = tuple(q[i] % wrap[i] for i in range(3))
-            out += q not in inside
-    return out
+    return sum(q not in inside for p in inside for q in neighbors(p, wrap))
 
 
 def identity_host(size, per_host):
@@ -65,14 +65,13 @@ def fewest_found(per_host, moves, seed=1):
                     (edge + 2, edge + 1, edge)]:
         points = {(x, y, z) for x in range(a) for y in range(b) for z in range(c)}
         while len(points) > per_host:  # shave the points with the fewest neighbors inside
-            points.remove(min(points, key=lambda p: (sum((p[0] + d[0], p[1] + d[1], p[2] + d[2]) in points
-                                                         for d in OFFSETS), rng.random())))
+            points.remove(min(points, key=lambda p: (sum(q in points for q in neighbors(p)), rng.random())))
         if len(points) < per_host:
             continue
         current = blocks_out(points)
         for _ in range(moves):
             leaving = rng.choice(sorted(points))
-            frontier = sorted({(p[0] + d[0], p[1] + d[1], p[2] + d[2]) for p in points for d in OFFSETS} - points)
+            frontier = sorted({q for p in points for q in neighbors(p)} - points)
             arriving = rng.choice(frontier)
             points.remove(leaving)
             points.add(arriving)
